@@ -1,0 +1,15 @@
+import { Command } from "commander";
+import { ConfigError } from "../server/config.js";
+import { registerConfig } from "./commands/config.js";
+
+/** Each command group registers itself; they share the server's configuration (DATA_DIR, DATABASE_URL). */
+const program = new Command("stampd")
+  .description("stampd: tamper-evident document stamps, from the terminal")
+  .showHelpAfterError();
+
+registerConfig(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : `stampd: ${(err as Error).message}`);
+  process.exit(err instanceof ConfigError ? 2 : 1);
+});

@@ -1,0 +1,46 @@
+import http from "node:http";
+import type { Clock } from "./clock.js";
+import { systemClock } from "./clock.js";
+import type { Config } from "./config.js";
+import type { AppContext } from "./context.js";
+import type { EventBus } from "./events/bus.js";
+import { MemoryEventBus } from "./events/memory-bus.js";
+import type { Logger } from "./logger.js";
+import { createLogger } from "./logger.js";
+import { createRestApp } from "./rest/app.js";
+import { openStore } from "./store/open.js";
+import type { Store } from "./store/store.js";
+
+export interface BuildOptions {
+  clock?: Clock;
+  logger?: Logger;
+  store?: Store;
+  events?: EventBus;
+}
+
+export interface Service {
+  ctx: AppContext;
+  /** The REST (and WebSocket) server, not yet listening. */
+  http: http.Server;
+  /** Stops background work and closes the store; the caller closes the listeners first. */
+  close(): Promise<void>;
+}
+
+/** Assembles the service from configuration without listening on any port. */
+export async function build(config: Config, options: BuildOptions = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger(config);
+  const store = options.store ?? openStore(config);
+  await store.migrate();
+  const events = options.events ?? new MemoryEventBus(logger);
+  const ctx: AppContext = { config, logger, clock: options.clock ?? systemClock, store, events };
+  const app = createRestApp(ctx);
+  const server = http.createServer(app);
+  return {
+    ctx,
+    http: server,
+    async close() {
+      await events.close();
+      await store.close();
+    },
+  };
+}

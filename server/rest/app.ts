@@ -1,0 +1,51 @@
+import cors from "cors";
+import express, { type Express } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import type { AppContext } from "../context.js";
+import { docsAssets, docsHandlers } from "./docs.js";
+import { errorHandler } from "./error-handler.js";
+import type { Handlers } from "./handler.js";
+import { requestId } from "./request-id.js";
+import { operationRouter } from "./router.js";
+import { serviceHandlers } from "./service-handlers.js";
+import { loadSpec } from "./spec.js";
+
+/**
+ * The REST application: request id, CORS, body parsing, validation of every request against
+ * specs/openapi.yaml (and of every response in tests), the operation router, one error handler.
+ */
+export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): Express {
+  const { config } = ctx;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.use(requestId);
+  app.use(cors(corsOptions(config.CORS_ORIGINS)));
+  app.use(docsAssets());
+  app.use(express.json({ limit: config.MAX_JSON_BYTES }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(loadSpec()) as never,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: config.VALIDATE_RESPONSES ?? config.NODE_ENV === "test",
+      validateSecurity: false,
+      fileUploader: false,
+      ignoreUndocumented: false,
+    }),
+  );
+  app.use(operationRouter({ ...serviceHandlers(ctx), ...docsHandlers, ...domainHandlers }));
+  app.use(errorHandler(ctx.logger));
+  return app;
+}
+
+function corsOptions(origins: string[]): cors.CorsOptions {
+  const exposedHeaders = [
+    "X-Request-Id",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "X-RateLimit-Tier",
+    "Retry-After",
+  ];
+  return { origin: origins.includes("*") ? "*" : origins, exposedHeaders };
+}

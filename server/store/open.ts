@@ -1,0 +1,13 @@
+import { join } from "node:path";
+import type { Config } from "../config.js";
+import { ConfigError } from "../config.js";
+import { SqliteStore } from "./sqlite/sqlite-store.js";
+import type { Store } from "./store.js";
+
+/** Picks the store from configuration: SQLite in DATA_DIR unless DATABASE_URL names another. */
+export function openStore(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): Store {
+  const url = config.DATABASE_URL;
+  if (!url) return new SqliteStore(join(config.DATA_DIR, "stampd.db"));
+  if (url.startsWith("sqlite:")) return new SqliteStore(url.slice("sqlite:".length).replace(/^\/\//, ""));
+  throw new ConfigError(`invalid configuration: DATABASE_URL: unsupported scheme in "${url.split(":")[0]}:"`);
+}

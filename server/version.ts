@@ -1,0 +1,6 @@
+import { readFileSync } from "node:fs";
+
+/** The service version, from package.json, in semantic-version form (seed part 9). */
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+).version;

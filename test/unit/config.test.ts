@@ -1,0 +1,53 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, publicBaseUrl } from "../../server/config.js";
+
+describe("configuration", () => {
+  it("has the documented defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      HOST: "0.0.0.0",
+      PORT: 8080,
+      GRPC_PORT: 50051,
+      DATA_DIR: "./data",
+      CORS_ORIGINS: ["*"],
+      LOG_LEVEL: "info",
+      MAX_UPLOAD_BYTES: 1024 ** 3,
+    });
+  });
+
+  it.each([
+    ["PORT", "eighty"],
+    ["PORT", "70000"],
+    ["LOG_LEVEL", "loud"],
+    ["SERVICE_BASE_URL", "not a url"],
+    ["MAX_UPLOAD_BYTES", "-1"],
+  ])("rejects %s=%s with one line naming the variable", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      const message = (err as Error).message;
+      expect(message.split("\n")).toHaveLength(1);
+      expect(message).toContain(name);
+    }
+  });
+
+  it("builds the public base URL from SERVICE_BASE_URL without a trailing slash", () => {
+    expect(publicBaseUrl(loadConfig({ SERVICE_BASE_URL: "https://stamp.example.org/" }))).toBe(
+      "https://stamp.example.org",
+    );
+    expect(publicBaseUrl(loadConfig({ PORT: "9000" }))).toBe("http://localhost:9000");
+  });
+
+  it("stops the process with the one-line message and a non-zero status", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      env: { ...process.env, PORT: "nope", NODE_ENV: "test" },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toMatch(/^invalid configuration: PORT: /);
+    expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
