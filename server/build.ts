@@ -8,6 +8,7 @@ import { MemoryEventBus } from "./events/memory-bus.js";
 import type { Logger } from "./logger.js";
 import { createLogger } from "./logger.js";
 import { createRestApp } from "./rest/app.js";
+import type { Handlers } from "./rest/handler.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/store.js";
 
@@ -33,7 +34,9 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   await store.migrate();
   const events = options.events ?? new MemoryEventBus(logger);
   const ctx: AppContext = { config, logger, clock: options.clock ?? systemClock, store, events };
-  const app = createRestApp(ctx);
+  // Each domain contributes its REST handlers here; operations without one answer 501.
+  const handlers: Handlers = {};
+  const app = createRestApp(ctx, handlers);
   const server = http.createServer(app);
   return {
     ctx,
