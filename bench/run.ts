@@ -18,7 +18,9 @@ if (unknown.length) {
 let failed = 0;
 for (const name of wanted.length ? wanted : all) {
   console.log(`\n## ${name}`);
-  const run = spawnSync(process.execPath, ["--import", "tsx", `${dir}${name}.bench.ts`], { stdio: "inherit" });
+  const run = spawnSync(process.execPath, ["--import", "tsx", `${dir}${name}.bench.ts`], {
+    stdio: "inherit",
+  });
   if (run.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);
