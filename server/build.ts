@@ -6,6 +6,9 @@ import type { AppContext } from "./context.js";
 import type { EventBus } from "./events/bus.js";
 import { MemoryEventBus } from "./events/memory-bus.js";
 import type { Logger } from "./logger.js";
+import { createGrpcServer, type GrpcServer } from "./grpc/server.js";
+import { ServingState } from "./grpc/serving-state.js";
+import { stampService } from "./grpc/stamp-service.js";
 import { createLogger } from "./logger.js";
 import { createRestApp } from "./rest/app.js";
 import type { Handlers } from "./rest/handler.js";
@@ -23,6 +26,8 @@ export interface Service {
   ctx: AppContext;
   /** The REST (and WebSocket) server, not yet listening. */
   http: http.Server;
+  /** The gRPC server (HTTP/2 cleartext), not yet listening. */
+  grpc: GrpcServer;
   /** Stops background work and closes the store; the caller closes the listeners first. */
   close(): Promise<void>;
 }
@@ -38,9 +43,12 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const handlers: Handlers = {};
   const app = createRestApp(ctx, handlers);
   const server = http.createServer(app);
+  const serving = new ServingState();
+  const grpc = createGrpcServer({ logger, state: serving, services: [stampService(serving)] });
   return {
     ctx,
     http: server,
+    grpc,
     async close() {
       await events.close();
       await store.close();

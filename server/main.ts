@@ -9,10 +9,14 @@ async function main(): Promise<void> {
   const { logger } = service.ctx;
   await listen(service.http, config.PORT, config.HOST);
   const { port } = service.http.address() as AddressInfo;
+  const grpcHost = config.GRPC_HOST ?? config.HOST;
+  await listen(service.grpc.server, config.GRPC_PORT, grpcHost);
+  const grpcPort = (service.grpc.server.address() as AddressInfo).port;
+  logger.info(`REST and WebSocket listening on http://${config.HOST}:${port} (docs at /docs and /redoc)`);
   logger.info(
-    { store: service.ctx.store.kind },
-    `REST listening on http://${config.HOST}:${port} (docs at /docs)`,
+    `gRPC listening on ${grpcHost}:${grpcPort} (HTTP/2 cleartext; reflection and grpc.health.v1 on)`,
   );
+  logger.info(`store: ${service.ctx.store.kind}`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -4,11 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BuildOptions, build, type Service } from "../../server/build.js";
 import { type Config, loadConfig } from "../../server/config.js";
-import { listen } from "../../server/lifecycle.js";
+import { listen, shutdownGracefully } from "../../server/lifecycle.js";
 
 export interface RunningService {
   service: Service;
   baseUrl: string;
+  /** http://127.0.0.1:<port> of the gRPC listener (HTTP/2 cleartext). */
+  grpcUrl: string;
+  grpcPort: number;
   dataDir: string;
   config: Config;
   close(): Promise<void>;
@@ -22,7 +25,10 @@ export async function startService(
   env: Record<string, string> = {},
   options: BuildOptions = {},
 ): Promise<RunningService> {
-  const dataDir = mkdtempSync(join(tmpdir(), "stampd-test-"));
+  // A caller that passes DATA_DIR keeps its folder (e.g. to restart on the same data); otherwise
+  // each service gets a fresh folder that close() removes.
+  const ownDir = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "stampd-test-"));
   const config = loadConfig({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
@@ -33,17 +39,19 @@ export async function startService(
   });
   const service = await build(config, options);
   await listen(service.http, 0, "127.0.0.1");
+  await listen(service.grpc.server, 0, "127.0.0.1");
   const { port } = service.http.address() as AddressInfo;
+  const grpcPort = (service.grpc.server.address() as AddressInfo).port;
   return {
     service,
     config,
     dataDir,
     baseUrl: `http://127.0.0.1:${port}`,
+    grpcUrl: `http://127.0.0.1:${grpcPort}`,
+    grpcPort,
     async close() {
-      service.http.closeAllConnections();
-      await new Promise<void>((resolve) => service.http.close(() => resolve()));
-      await service.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await shutdownGracefully(service, 0);
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

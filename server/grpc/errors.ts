@@ -1,0 +1,27 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ErrorCode } from "../errors.js";
+import { ServiceError } from "../errors.js";
+import type { Logger } from "../logger.js";
+
+/** The gRPC status of each domain error category (documented in stamp.proto). */
+export const grpcCode: Record<ErrorCode, Code> = {
+  invalid_argument: Code.InvalidArgument,
+  unauthenticated: Code.Unauthenticated,
+  permission_denied: Code.PermissionDenied,
+  not_found: Code.NotFound,
+  conflict: Code.FailedPrecondition,
+  payload_too_large: Code.InvalidArgument,
+  unprocessable: Code.InvalidArgument,
+  rate_limited: Code.ResourceExhausted,
+  not_implemented: Code.Unimplemented,
+  unavailable: Code.Unavailable,
+  internal: Code.Internal,
+};
+
+/** Maps anything thrown by a handler to a ConnectError; unknown failures stay in the log. */
+export function toConnectError(err: unknown, logger: Logger): ConnectError {
+  if (err instanceof ConnectError) return err;
+  if (err instanceof ServiceError) return new ConnectError(err.message, grpcCode[err.code]);
+  logger.error({ err }, "unhandled gRPC error");
+  return new ConnectError("internal error", Code.Internal);
+}

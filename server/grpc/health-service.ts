@@ -1,0 +1,40 @@
+import { create } from "@bufbuild/protobuf";
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  Health,
+  type HealthCheckRequest,
+  type HealthCheckResponse,
+  HealthCheckResponseSchema,
+  HealthCheckResponse_ServingStatus as Status,
+} from "../../gen/proto/grpc/health/v1/health_pb.js";
+import { StampService } from "../../gen/proto/svc/v1/stamp_pb.js";
+import type { ServingState, ServingStatus } from "./serving-state.js";
+
+/** The names grpc.health.v1 answers for: "" is the whole server. */
+export const healthServiceNames = new Set(["", StampService.typeName]);
+
+const toProto = (s: ServingStatus) => (s === "serving" ? Status.SERVING : Status.NOT_SERVING);
+
+/** The standard grpc.health.v1.Health service (Check and Watch), for orchestrators' probes. */
+export function healthRoutes(state: ServingState) {
+  return (router: ConnectRouter) =>
+    router.service(Health, {
+      check(req: HealthCheckRequest): HealthCheckResponse {
+        if (!healthServiceNames.has(req.service)) {
+          throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
+        }
+        return create(HealthCheckResponseSchema, { status: toProto(state.status) });
+      },
+      async *watch(req: HealthCheckRequest, ctx: HandlerContext) {
+        // The health protocol answers an unknown name with SERVICE_UNKNOWN on Watch, not an error.
+        if (!healthServiceNames.has(req.service)) {
+          yield create(HealthCheckResponseSchema, { status: Status.SERVICE_UNKNOWN });
+          return;
+        }
+        for await (const status of state.watch(ctx.signal)) {
+          yield create(HealthCheckResponseSchema, { status: toProto(status) });
+        }
+      },
+    });
+}

@@ -1,0 +1,78 @@
+import http2 from "node:http2";
+import type { DescFile } from "@bufbuild/protobuf";
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { createContextValues } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { file_grpc_health_v1_health } from "../../gen/proto/grpc/health/v1/health_pb.js";
+import { file_grpc_reflection_v1_reflection } from "../../gen/proto/grpc/reflection/v1/reflection_pb.js";
+import type { Logger } from "../logger.js";
+import { peerAddressKey } from "./context-keys.js";
+import { errorInterceptor } from "./error-interceptor.js";
+import { healthRoutes } from "./health-service.js";
+import { reflectionRoutes } from "./reflection-service.js";
+import type { ServingState } from "./serving-state.js";
+
+export interface GrpcOptions {
+  logger: Logger;
+  /** Shared with the services that report health. */
+  state: ServingState;
+  /** Application services to serve, with the descriptor files reflection should describe. */
+  services: { routes: (router: ConnectRouter) => void; file: DescFile }[];
+  interceptors?: Interceptor[];
+}
+
+export interface GrpcServer {
+  server: http2.Http2Server;
+  state: ServingState;
+  /**
+   * Reports NOT_SERVING, ends streaming calls, stops accepting connections and lets unary calls in
+   * flight finish for up to `graceMs` before closing what is left.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+/** gRPC (and gRPC-Web and Connect) over HTTP/2 cleartext, with health and reflection. */
+export function createGrpcServer(options: GrpcOptions): GrpcServer {
+  const { state } = options;
+  const stopping = new AbortController();
+  const files = [
+    ...options.services.map((s) => s.file),
+    file_grpc_health_v1_health,
+    file_grpc_reflection_v1_reflection,
+  ];
+  const handler = connectNodeAdapter({
+    routes(router) {
+      for (const s of options.services) s.routes(router);
+      healthRoutes(state)(router);
+      reflectionRoutes(files)(router);
+    },
+    interceptors: [errorInterceptor(options.logger), ...(options.interceptors ?? [])],
+    contextValues: (req) => createContextValues().set(peerAddressKey, req.socket.remoteAddress ?? ""),
+    shutdownSignal: stopping.signal,
+  });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  return {
+    server,
+    state,
+    async shutdown(graceMs) {
+      state.set("not_serving");
+      // One turn of the event loop lets watchers write NOT_SERVING before their streams end.
+      await new Promise((resolve) => setImmediate(resolve));
+      stopping.abort();
+      const closed = server.listening
+        ? new Promise<void>((resolve) => server.close(() => resolve()))
+        : Promise.resolve();
+      for (const s of sessions) s.close();
+      const timer = setTimeout(() => {
+        for (const s of sessions) s.destroy();
+      }, graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
