@@ -17,7 +17,12 @@ export function listen(server: Server | Http2Server, port: number, host: string)
  * `graceMs`, then closes what is left and the service's resources.
  */
 export async function shutdownGracefully(service: Service, graceMs: number): Promise<void> {
-  await Promise.all([closeHttp(service.http, graceMs), service.grpc.shutdown(graceMs)]);
+  // WebSocket connections first: http.Server.close() waits for upgraded sockets, which it never closes.
+  await Promise.all([
+    service.ws.close(graceMs),
+    closeHttp(service.http, graceMs),
+    service.grpc.shutdown(graceMs),
+  ]);
   await service.close();
 }
 

@@ -283,8 +283,10 @@ export interface StampAnchoredData {
   'stampId': string;
   'chain': AnchorChain;
   /**
-   * Reference of the anchor record on that chain: the transaction id (bitcoin, ethereum), the
-   * entry's id in the transparency log (log), or the time-stamp token's serial number (rfc3161).
+   * Reference of the anchor record, as `AnchorState.reference` of the REST API: the
+   * transaction hash (ethereum), the Bitcoin block height the OpenTimestamps proof attests
+   * (bitcoin), the batch root's entry index in the transparency log (log), or the SHA-256
+   * of the time-stamp token (rfc3161).
    */
   'txHash': string;
   /**
@@ -325,11 +327,11 @@ export interface StampCreatedData {
 
 export interface StampProof {
   /**
-   * The service signature of the stamp (gRPC `Proof.prime_signature`).
+   * The service's Ed25519 signature over the 32 bytes of the batch Merkle root, 128 hex digits (gRPC `Proof.prime_signature`).
    */
   'primeSignature': string;
   /**
-   * Root of the Merkle batch that holds the stamp (gRPC `Proof.merkle_root`).
+   * RFC 6962 root of the Merkle batch that holds the stamp, 64 hex digits (gRPC `Proof.merkle_root`); `GET /stamps/{stamp_id}/proof` gives the audit path.
    */
   'merkleRoot': string;
 }
@@ -445,7 +447,7 @@ export interface VaultDeadlineWarningData {
   'vaultId': string;
   'deadline': string;
   /**
-   * Whole hours from the warning to the deadline, rounded down (24 by default).
+   * Whole hours from the warning to the deadline, rounded down (24 by default; less for a deadline that was already nearer when it was set, or after downtime). No warning is sent for a deadline that has already passed (the vault expires instead), and none when VAULT_WARNING_LEAD_SECONDS is 0. A heartbeat sets a new deadline, which gets its own warning.
    */
   'hoursRemaining': number;
   'state': VaultState;
@@ -457,7 +459,7 @@ export interface VaultExpiredData {
    */
   'vaultId': string;
   /**
-   * When the scheduler moved the vault to expired (at or shortly after the deadline).
+   * When the vault was moved to expired: at most VAULT_SCHEDULER_INTERVAL_MS after the deadline, earlier if a request touched the vault first, or at the next start for a deadline that passed while the service was down. Emitted once per vault, whichever instance expires it.
    */
   'expiredAt': string;
   /**

@@ -502,7 +502,7 @@ export const serverMessageSchemas = {
           },
           "txHash": {
             "type": "string",
-            "description": "Reference of the anchor record on that chain: the transaction id (bitcoin, ethereum), the\nentry's id in the transparency log (log), or the time-stamp token's serial number (rfc3161).\n"
+            "description": "Reference of the anchor record, as `AnchorState.reference` of the REST API: the\ntransaction hash (ethereum), the Bitcoin block height the OpenTimestamps proof attests\n(bitcoin), the batch root's entry index in the transparency log (log), or the SHA-256\nof the time-stamp token (rfc3161).\n"
           },
           "timestamp": {
             "type": "string",
@@ -559,11 +559,11 @@ export const serverMessageSchemas = {
             "properties": {
               "primeSignature": {
                 "type": "string",
-                "description": "The service signature of the stamp (gRPC `Proof.prime_signature`)."
+                "description": "The service's Ed25519 signature over the 32 bytes of the batch Merkle root, 128 hex digits (gRPC `Proof.prime_signature`)."
               },
               "merkleRoot": {
                 "type": "string",
-                "description": "Root of the Merkle batch that holds the stamp (gRPC `Proof.merkle_root`)."
+                "description": "RFC 6962 root of the Merkle batch that holds the stamp, 64 hex digits (gRPC `Proof.merkle_root`); `GET /stamps/{stamp_id}/proof` gives the audit path."
               }
             }
           }
@@ -967,7 +967,7 @@ export const serverMessageSchemas = {
           "hoursRemaining": {
             "type": "integer",
             "minimum": 0,
-            "description": "Whole hours from the warning to the deadline, rounded down (24 by default)."
+            "description": "Whole hours from the warning to the deadline, rounded down (24 by default; less for a deadline that was already nearer when it was set, or after downtime). No warning is sent for a deadline that has already passed (the vault expires instead), and none when VAULT_WARNING_LEAD_SECONDS is 0. A heartbeat sets a new deadline, which gets its own warning."
           },
           "state": {
             "title": "VaultState",
@@ -1023,7 +1023,7 @@ export const serverMessageSchemas = {
           "expiredAt": {
             "type": "string",
             "format": "date-time",
-            "description": "When the scheduler moved the vault to expired (at or shortly after the deadline)."
+            "description": "When the vault was moved to expired: at most VAULT_SCHEDULER_INTERVAL_MS after the deadline, earlier if a request touched the vault first, or at the next start for a deadline that passed while the service was down. Emitted once per vault, whichever instance expires it."
           },
           "deadline": {
             "type": "string",

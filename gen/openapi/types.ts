@@ -101,6 +101,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live dashboard
+         * @description An HTML page with live counts (stamps, vaults by state, fees), a chart of stamps per minute and the latest public events, which it follows over the WebSocket channels `all_stamps` and `all_vaults`. Everything it loads is served by this service (no external assets); its counts come from `GET /dashboard/stats`.
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's counts
+         * @description What the dashboard shows: stamps created since this process started and per minute over the last hour (counted from the event bus, so with a shared bus they include every instance's stamps), exact vault counts by state, heartbeats and fees collected, and open WebSocket connections.
+         */
+        get: operations["getDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stamps": {
         parameters: {
             query?: never;
@@ -147,6 +187,63 @@ export interface paths {
          * @description The stored stamp with the current state of its anchors and its current trust score.
          */
         get: operations["getStamp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stamps/{stamp_id}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stamp's Merkle proof, batch signature and log inclusion
+         * @description Everything needed to check offline that the stamp is in a batch this service signed and
+         *     that the batch is in the transparency log (`verifyStampProof` of the SDK does it):
+         *
+         *     - the leaf: `leaf_hash = SHA-256(0x00 ‖ JCS(stamp_json))`, the RFC 6962 leaf hash of the
+         *       stamp document's RFC 8785 canonical UTF-8 bytes (signatures included);
+         *     - `merkle_proof`: the RFC 6962 audit path from the leaf (index `leaf_index`) to
+         *       `batch.root` in a tree of `batch.tree_size` leaves;
+         *     - `batch.signature`: the service's Ed25519 signature over the 32 raw bytes of `batch.root`;
+         *     - `log`: the inclusion proof of the batch root (log leaf data: the 32 root bytes) in the
+         *       signed checkpoint `log.checkpoint`; null until a checkpoint covers the batch.
+         *
+         *     A stamp still pending (not yet in a sealed batch) answers 409 `stamp_not_confirmed`.
+         */
+        get: operations["getStampProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stamps/{stamp_id}/timestamp.tsr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stamp as an RFC 3161 time-stamp response
+         * @description A DER `TimeStampResp` (RFC 3161) granted by this service's own time-stamp authority key
+         *     (ECDSA P-256, certificate from `GET /tsa/ca.pem`): the `messageImprint` is the document's
+         *     hash with the stamp's algorithm (SHA-256 or SHA3-256), `genTime` the stamp's `created_at`,
+         *     the serial number the stamp id's 128 ULID bits, and the TSA certificate is included. Check
+         *     it with `openssl ts -verify -data <document> -in <file> -CAfile ca.pem`. A stamp still
+         *     pending answers 409 `stamp_not_confirmed`; a BLAKE3 stamp 422
+         *     `timestamp_algorithm_unsupported` (BLAKE3 has no object identifier RFC 3161 could name).
+         */
+        get: operations["getStampTimestamp"];
         put?: never;
         post?: never;
         delete?: never;
@@ -264,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Compare two fingerprints
-         * @description Compares the shadow transforms of two fingerprint documents scale by scale and gives an overall similarity with an assessment (see `CompareResponse`).
+         * @description Compares the shadow transforms of two fingerprint documents scale by scale and gives an overall similarity with an assessment (see `CompareResponse` and `docs/fingerprint.md`). Symmetric and deterministic; fingerprints made with different methods compare fine. Only `shadows` are read, so a client may send fingerprints with `chunks: []` to keep the body small. The body may be up to `MAX_FINGERPRINT_JSON_BYTES` (default 64 MiB, not the 1 MiB of other JSON bodies), because a full fingerprint lists every chunk (about 110 bytes of JSON per chunk, a chunk per 1 to 5 KiB of document). A shadow whose `hash`, `length` or order does not match its `values` answers 400.
          */
         post: operations["compareFingerprints"];
         delete?: never;
@@ -294,7 +391,10 @@ export interface paths {
          *     - `similarity` (needs `reference_fingerprint`): per-scale similarities to the reference.
          *
          *     A missing field required by the type, or a `section_index` not below `chunk_count`, answers
-         *     400.
+         *     400, as does an existence proof from a fingerprint whose chunks do not tile `size_bytes` or
+         *     do not give its `merkle_root`. Only `existence` reads `chunks`; the other types may be sent
+         *     fingerprints with `chunks: []`. Bodies may be up to `MAX_FINGERPRINT_JSON_BYTES` (default
+         *     64 MiB). Every proof can be checked offline with the SDK's `verifyFingerprintProof`.
          */
         post: operations["createFingerprintProof"];
         delete?: never;
@@ -437,8 +537,8 @@ export interface paths {
          * @description Escrows an encrypted key. The vault starts `active` with
          *     `deadline = created_at + heartbeat_deadline`; it belongs to the calling account. When
          *     `VaultFees.create_fee` is above 0 a `fee_receipt` covering it is required (422 otherwise;
-         *     409 if the receipt was already used). Emits `vault_created`. The response carries
-         *     `Location: /vault/{id}`.
+         *     409 if the receipt was already used); while it is 0 a `fee_receipt` sent anyway is ignored
+         *     (not consumed). Emits `vault_created`. The response carries `Location: /vault/{id}`.
          */
         post: operations["createVault"];
         delete?: never;
@@ -460,8 +560,12 @@ export interface paths {
          * Send a heartbeat
          * @description Renews an `active` vault: `next_deadline = now + heartbeat_deadline` (or `+ interval` when the
          *     vault is in a heartbeat group), `last_heartbeat` is set and `heartbeat_count` grows by one.
-         *     The fee receipt must cover `VaultFees.heartbeat_fee` and is consumed. Emits
-         *     `vault_heartbeat`.
+         *     The fee receipt must cover `VaultFees.heartbeat_fee` and is consumed in the same transaction
+         *     as the renewal (no fee is charged without its heartbeat, and no heartbeat is given without
+         *     its fee). Emits `vault_heartbeat`.
+         *
+         *     A vault whose deadline is at or before the server's clock is expired, even if the scheduler
+         *     has not moved it yet: the request expires it (emitting `vault_expired` once) and answers 409.
          *
          *     Errors: 404 unknown or another account's vault; 409 vault not `active` (`vault_not_active`),
          *     receipt already used (`fee_receipt_used`) or `Idempotency-Key` conflict; 422 receipt not
@@ -601,6 +705,8 @@ export interface paths {
          *     created with `allow_manual_release: true` (403 `manual_release_not_allowed` otherwise). The
          *     vault becomes `released` and its key can be retrieved by the recipient. Emits
          *     `vault_released` with the reason. 409 `vault_not_active` when the vault is not `active`.
+         *     The policy is checked first: a vault created without `allow_manual_release` answers 403 in
+         *     every state.
          */
         post: operations["releaseVault"];
         delete?: never;
@@ -623,8 +729,10 @@ export interface paths {
          * @description Returns the encrypted key of a `released` or `expired` vault to its recipient. Authorized by
          *     `proof_of_identity`: base64 of the Ed25519 signature, by the vault's `recipient_public_key`,
          *     over the UTF-8 text `stampd-vault-retrieve:<vault_id>:<signed_at>`, where `signed_at` is
-         *     sent beside it exactly as signed. It must be within 300 seconds of the server's clock, and
-         *     each signature is accepted once. Any authenticated account may call this with a valid
+         *     sent beside it exactly as signed. It must be within 300 seconds of the server's clock
+         *     (either way), and each signed text is accepted once (a re-encoded signature of the same text
+         *     is a replay too). The state is checked before the proof, so a proof is not spent on a vault
+         *     that cannot answer. Any authenticated account may call this with a valid
          *     proof (the recipient usually is not the owner). Retrieval does not change the vault's state
          *     and can be repeated with a fresh proof until the vault is burned.
          *
@@ -652,7 +760,10 @@ export interface paths {
          * @description The owner destroys a vault for good: the encrypted key is deleted and the vault becomes
          *     `burned`, from any state but `burned` (409 `vault_burned`). Emits `vault_burned` with reason
          *     `owner_request`. stampd also burns a `released` or `expired` vault by itself when its key was
-         *     not retrieved within `VAULT_RETENTION_SECONDS` (30 days; event reason `retention_expired`).
+         *     not retrieved within `VAULT_RETENTION_SECONDS` (30 days) of its release (for an expired
+         *     vault: of its deadline); event reason `retention_expired`. A key retrieved at least once is
+         *     kept, retrievable again, until the owner burns the vault. Burning erases the stored key
+         *     (the column is set to NULL and the database overwrites the freed bytes with zeros).
          */
         post: operations["burnVault"];
         delete?: never;
@@ -740,6 +851,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transparency log's identity and latest checkpoint
+         * @description The log's origin, its verifier key (the text form `<name>+<key id>+<base64 key>` that
+         *     clients pin to check checkpoints) and the latest signed checkpoint. Every sealed batch root
+         *     is appended to this RFC 6962 log, which never rewrites history: any two checkpoints are
+         *     consistent (`GET /log/consistency`).
+         */
+        get: operations["getLogInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest signed checkpoint (C2SP tlog-checkpoint)
+         * @description A C2SP signed note (c2sp.org/tlog-checkpoint, c2sp.org/signed-note): the origin line, the
+         *     tree size, the base64 RFC 6962 root hash, a blank line, then the signature line
+         *     `— <origin> <base64(4-byte key ID ‖ Ed25519 signature)>`, where the key ID is
+         *     `SHA-256(origin ‖ 0x0A ‖ 0x01 ‖ public key)[:4]`. The log signs a checkpoint after every
+         *     append; an empty log has a checkpoint of size 0.
+         */
+        get: operations["getLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inclusion proof of a log entry
+         * @description The RFC 6962 audit path of entry `index` (a batch root) in the log tree of `tree_size` entries. Both must be within the log's current size (400 otherwise).
+         */
+        get: operations["getLogInclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consistency proof between two log sizes
+         * @description The RFC 6962 consistency proof that the log tree of `second` entries extends the tree of `first` entries (`first <= second <= ` the current size, 400 otherwise): proof that no entry of the smaller tree was changed or removed.
+         */
+        get: operations["getLogConsistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tsa/ca.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The certificates of this service's time-stamp authority
+         * @description PEM: the self-signed CA certificate (ECDSA P-256) that issued the TSA certificate (`extendedKeyUsage` critical `timeStamping`) which signs the tokens of `GET /stamps/{stamp_id}/timestamp.tsr`. Give it to `openssl ts -verify -CAfile`.
+         */
+        get: operations["getTsaCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -815,14 +1033,14 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "confirmed" | "failed";
-            /** @description Where to find the proof (present when `status` is `confirmed`): the leaf index in the log (`log`), the SHA-256 of the time-stamp token (`rfc3161`), the transaction id (`bitcoin`, `ethereum`). */
+            /** @description Where to find the proof (present when `status` is `confirmed`): the leaf index in the log (`log`), the SHA-256 of the time-stamp token (`rfc3161`), the Bitcoin block height the OpenTimestamps proof attests (`bitcoin`), the transaction hash (`ethereum`). */
             reference?: string;
             /**
              * Format: date-time
              * @description When the anchor confirmed (present when `status` is `confirmed`).
              */
             confirmed_at?: string;
-            /** @description Why the anchor failed (present when `status` is `failed`). */
+            /** @description Why the anchor failed (present when `status` is `failed`), or why a pending anchor cannot confirm on this deployment (e.g. `bitcoin` without `OTS_CALENDAR_URLS`). */
             reason?: string;
         };
         /**
@@ -895,7 +1113,13 @@ export interface components {
          */
         VaultState: "active" | "released" | "burned" | "expired";
         /**
-         * @description Where the encrypted content is mirrored (IPFS, Arweave, S3 or HTTPS).
+         * @description Where the encrypted content is mirrored. Besides the pattern, each scheme has its rules
+         *     (400 `validation_failed` otherwise):
+         *     - `ipfs://<CID>[/path]`: CIDv0 (`Qm` and 44 base58 characters) or CIDv1 in base32 (`b…`) or
+         *       base36 (`k…`);
+         *     - `ar://<transaction id>[/path]`: 43 base64url characters;
+         *     - `s3://<bucket>/<key>`: an S3 bucket name (3-63 of `a-z`, `0-9`, `.`, `-`) and a key;
+         *     - `https://…`: an absolute URL with a host and without user name or password.
          * @example ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi
          */
         ContentUri: string;
@@ -903,7 +1127,7 @@ export interface components {
         VaultMetadata: {
             [key: string]: string;
         };
-        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` signed by the configured issuer key. Single-use. */
+        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text with at most 18 fractional digits; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock (`fee_receipt_expired`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
         FeeReceipt: string;
         /** @enum {string} */
         RateLimitTier: "anonymous" | "authenticated" | "premium" | "internal";
@@ -912,17 +1136,17 @@ export interface components {
          *
          *     | status | codes |
          *     |---|---|
-         *     | 400 | `validation_failed`, `invalid_json`, `bad_request` |
+         *     | 400 | `validation_failed`, `invalid_json`, `bad_request`, `invalid_multipart` |
          *     | 401 | `missing_api_key`, `invalid_api_key` |
          *     | 403 | `manual_release_not_allowed`, `invalid_proof_of_identity`, `identity_not_owned` |
          *     | 404 | `stamp_not_found`, `fingerprint_not_found`, `identity_not_found`, `preset_not_found`, `vault_not_found` |
-         *     | 409 | `vault_not_active`, `vault_not_retrievable`, `vault_burned`, `vault_in_group`, `too_many_mirrors`, `fee_receipt_used`, `idempotency_key_reused`, `idempotency_key_in_use` |
+         *     | 409 | `stamp_not_confirmed`, `vault_not_active`, `vault_not_retrievable`, `vault_burned`, `vault_in_group`, `too_many_mirrors`, `fee_receipt_used`, `idempotency_key_reused`, `idempotency_key_in_use` |
          *     | 413 | `payload_too_large` |
-         *     | 422 | `fee_receipt_invalid`, `fee_receipt_expired`, `fee_receipt_mismatch`, `fee_insufficient` |
+         *     | 422 | `timestamp_algorithm_unsupported`, `fee_receipt_invalid`, `fee_receipt_expired`, `fee_receipt_mismatch`, `fee_insufficient` |
          *     | 501 | `not_implemented` |
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented";
+        ErrorCode: "validation_failed" | "invalid_json" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented";
         /** @description The body of every error response except the rate limiter's 429. */
         Error: {
             /** @description What went wrong, for humans. */
@@ -1000,7 +1224,48 @@ export interface components {
             /** @description Messages sent to clients. */
             messages_out: number;
         };
-        /** @description Multipart fields of `POST /stamps`. Every field but `file` may be sent as a query parameter instead; the query parameter wins when both are given. Explicit fields override the preset, the preset overrides the defaults. */
+        /** @description The counts of the live dashboard (`GET /dashboard/stats`). */
+        DashboardStats: {
+            /** Format: date-time */
+            generated_at: string;
+            /** @description Stamps created since this process started, counted from the event bus (with a shared bus, on every instance); the store's total is not shown. */
+            stamps: {
+                /**
+                 * Format: date-time
+                 * @description When counting began (the process start).
+                 */
+                since: string;
+                created: number;
+                /** @description Stamps created in each of the last 60 minutes, by creation time. */
+                per_minute: {
+                    /**
+                     * Format: date-time
+                     * @description Start of the first (oldest) minute.
+                     */
+                    from: string;
+                    /** @description One count per minute from `from`, oldest first; the last is the current, unfinished minute. */
+                    counts: number[];
+                };
+            };
+            /** @description Exact counts over every vault, as the explorer shows them. */
+            vaults: {
+                total: number;
+                active: number;
+                released: number;
+                expired: number;
+                burned: number;
+                heartbeats: number;
+            };
+            fees: {
+                collected: components["schemas"]["Decimal"];
+                currency: components["schemas"]["Currency"];
+            };
+            websocket: {
+                /** @description Open WebSocket connections of this process. */
+                connections: number;
+            };
+        };
+        /** @description Multipart fields of `POST /stamps`. Every field but `file` may be sent as a query parameter instead; the query parameter wins when both are given. Explicit fields override the preset, the preset overrides the defaults. Text fields must come before `file` (see the multipart rules in the conventions). */
         CreateStampForm: {
             /**
              * Format: binary
@@ -1067,6 +1332,9 @@ export interface components {
          *     Ed25519 signature over those bytes; `signatures.author` is the author identity's signature
          *     over the same bytes, or null for an unsigned stamp. The document never changes after
          *     creation: anchor states are looked up, not embedded.
+         *
+         *     `description` and `metadata` are present only when the stamp was made with them (gRPC
+         *     `CreateStamp`, the WebSocket `stamp` message); they are signed like every other member.
          */
         StampDocument: {
             /** @constant */
@@ -1101,6 +1369,9 @@ export interface components {
                 /** @description The author's signature, or null for an unsigned stamp. */
                 author: string | null;
             };
+            /** @description Free text given at creation; absent when none was given. */
+            description?: string;
+            metadata?: components["schemas"]["StampMetadata"];
         };
         /** @description The part of a fingerprint that a stamp document commits to. */
         StampFingerprint: {
@@ -1108,6 +1379,84 @@ export interface components {
             merkle_root: components["schemas"]["Digest"];
             chunk_count: number;
             decomposition_method: components["schemas"]["DecompositionMethod"];
+        };
+        /** @description String key-value pairs given at creation (gRPC `map<string,string>`): 1 to 32 keys of 1-64 characters, values up to 512 characters. Absent from a stamp document when none were given. */
+        StampMetadata: {
+            [key: string]: string;
+        };
+        /**
+         * @description Merkle batch id, `bat_` followed by a ULID.
+         * @example bat_01JD3X7R2A8B4C6D8E0F2G4H6J
+         */
+        BatchId: string;
+        /** @description The proof of one stamp (`GET /stamps/{stamp_id}/proof`, format `stampd.proof/v1`); see that operation for how each part is checked. */
+        StampProof: {
+            /** @constant */
+            format: "stampd.proof/v1";
+            stamp_id: components["schemas"]["StampId"];
+            /** @description The stamp's leaf index in its batch (batches are ordered by stamp id). */
+            leaf_index: number;
+            /** @description SHA-256(0x00 ‖ JCS(stamp_json)): the RFC 6962 leaf hash of the stamp document. */
+            leaf_hash: components["schemas"]["Digest"];
+            /** @description RFC 6962 audit path from the leaf to `batch.root`, sibling hashes from the leaf level up; empty for a batch of one. */
+            merkle_proof: components["schemas"]["Digest"][];
+            batch: components["schemas"]["BatchInfo"];
+            /** @description The batch root's inclusion in the transparency log, or null until a checkpoint covers it. */
+            log: components["schemas"]["LogInclusion"] | null;
+            /** @description Live state of each anchor the stamp requested (as in `StampResponse`). */
+            anchors: components["schemas"]["AnchorState"][];
+        };
+        /** @description A sealed Merkle batch. */
+        BatchInfo: {
+            id: components["schemas"]["BatchId"];
+            /** @description Number of stamps (leaves) in the batch. */
+            tree_size: number;
+            /** @description RFC 6962 Merkle Tree Hash of the batch (gRPC `Proof.merkle_root`). */
+            root: components["schemas"]["Digest"];
+            /** @description The service's Ed25519 signature over the 32 bytes of `root` (gRPC `Proof.prime_signature`). */
+            signature: components["schemas"]["Signature"];
+            public_key: components["schemas"]["PublicKey"];
+            /** Format: date-time */
+            sealed_at: string;
+        };
+        /** @description A batch root's place in the transparency log, with a checkpoint that covers it. */
+        LogInclusion: {
+            /** @description The batch root's entry index (log leaf data = the 32 root bytes). */
+            index: number;
+            /** @description The checkpoint's tree size. */
+            tree_size: number;
+            /** @description RFC 6962 audit path of the entry in the checkpoint's tree. */
+            inclusion_proof: components["schemas"]["Digest"][];
+            /** @description The signed checkpoint (see `GET /log/checkpoint`). */
+            checkpoint: string;
+        };
+        /** @description The transparency log (`GET /log`). */
+        LogInfo: {
+            /** @description The checkpoint origin line and signing key name (`LOG_ORIGIN`). */
+            origin: string;
+            /** @description The key to pin: `<origin>+<8 hex key id>+<base64(0x01 ‖ Ed25519 public key)>`. */
+            verifier_key: string;
+            public_key: components["schemas"]["PublicKey"];
+            tree_size: number;
+            root_hash: components["schemas"]["Digest"];
+            /** @description The latest signed checkpoint. */
+            checkpoint: string;
+        };
+        /** @description Inclusion proof of one log entry (`GET /log/inclusion`). */
+        LogInclusionProof: {
+            index: number;
+            tree_size: number;
+            leaf_hash: components["schemas"]["Digest"];
+            batch_id: components["schemas"]["BatchId"];
+            proof: components["schemas"]["Digest"][];
+        };
+        /** @description Consistency proof between two log sizes (`GET /log/consistency`). */
+        LogConsistencyProof: {
+            first: number;
+            second: number;
+            first_root: components["schemas"]["Digest"];
+            second_root: components["schemas"]["Digest"];
+            proof: components["schemas"]["Digest"][];
         };
         /** @description Optional multipart body of `POST /stamps/{stamp_id}/verify`. */
         VerifyStampForm: {
@@ -1122,7 +1471,7 @@ export interface components {
             /** @description The stamp document to verify (normally a `StampDocument`). Any object is accepted; one that is not a valid `stampd.stamp/v1` document is reported with `details.format: invalid`. */
             stamp_json: Record<string, never>;
         };
-        /** @description Multipart body of `POST /verify`. */
+        /** @description Multipart body of `POST /verify`. `stamp_json` must come before `file`. */
         VerifyForm: {
             /** @description The stamp document as JSON text (400 `invalid_json` when it does not parse to an object). */
             stamp_json: string;
@@ -1233,6 +1582,8 @@ export interface components {
             size_bytes: number;
             /** @description The chunks in document order; their hashes are the Merkle leaves. */
             chunks: components["schemas"]["FingerprintChunk"][];
+            /** @description `hierarchical` only: the sections (headings and form feeds in text, content-defined in binary input) in document order, each a run of whole chunks. */
+            sections?: components["schemas"]["FingerprintSection"][];
             /** @description One shadow transform per prime scale, in increasing scale order. */
             shadows: components["schemas"]["ShadowTransform"][];
         };
@@ -1242,6 +1593,16 @@ export interface components {
             /** @description Length of the chunk in bytes. */
             length: number;
             hash: components["schemas"]["Digest"];
+        };
+        FingerprintSection: {
+            /** @description Byte offset of the section in the document. */
+            offset: number;
+            /** @description Length of the section in bytes. */
+            length: number;
+            /** @description Index in `chunks` of the section's first chunk. */
+            first_chunk: number;
+            /** @description Number of chunks in the section. */
+            chunk_count: number;
         };
         /** @description A reduced view of the document at one prime scale (see `docs/fingerprint.md`). */
         ShadowTransform: {
@@ -1253,7 +1614,9 @@ export interface components {
             resolution: string;
             /** @description Number of items in `values`. */
             length: number;
+            /** @description SHA-256 of `values`, each as a 4-byte big-endian unsigned integer. */
             hash: components["schemas"]["Digest"];
+            /** @description A bottom-k MinHash sketch: the smallest distinct 32-bit feature hashes at this scale, in increasing order (at most 128). */
             values: number[];
         };
         CompareRequest: {
@@ -1302,11 +1665,13 @@ export interface components {
             /** @description Sibling hashes from the leaf up to the root. */
             audit_path: components["schemas"]["Digest"][];
         };
-        /** @description The shadow transform at `scale`, committed to the fingerprint's Merkle root. */
+        /** @description The shadow transform at `scale`, committed to the fingerprint's Merkle root: `shadow_hash` is the SHA-256 of `values` (as in `ShadowTransform.hash`), so the proof checks offline. */
         StructureProof: {
             scale: components["schemas"]["ShadowScale"];
             shadow_hash: components["schemas"]["Digest"];
             length: number;
+            /** @description The shadow's values (see `ShadowTransform.values`). */
+            values: number[];
             /** @description Hash binding `shadow_hash` and `scale` to `merkle_root` (see `docs/fingerprint.md`). */
             commitment: components["schemas"]["Digest"];
         };
@@ -1353,7 +1718,7 @@ export interface components {
             /** @description Whether stamps made with this preset get a fingerprint. */
             generate_fp: boolean;
         };
-        /** @description Multipart fields of `POST /hash`. `algorithm` may be sent as a query parameter instead (the query parameter wins). */
+        /** @description Multipart fields of `POST /hash`. `algorithm` may be sent as a query parameter instead (the query parameter wins); as a form field it must come before `file`. */
         HashForm: {
             /**
              * Format: binary
@@ -1532,7 +1897,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description The fee schedule. Amounts are in `currency`, paid to `fee_recipient`. */
+        /** @description The fee schedule. Amounts are in `currency`, paid to `fee_recipient`, written with at least two decimals. Prices are computed exactly (decimal arithmetic on integers, never floating point) and never rounded: a batch of n costs n × heartbeat_fee × (1 − batch_discount) with every digit kept, e.g. 7 × 0.33 × (1 − 0.125) = 2.02125. */
         VaultFees: {
             /** @description Fee to create a vault (0 by default; above 0 `POST /vault/create` needs a `fee_receipt`). */
             create_fee: components["schemas"]["Decimal"];
@@ -1572,9 +1937,10 @@ export interface components {
             active_vaults: number;
             total_vaults: number;
             total_heartbeats: number;
-            /** @description Manual releases and expiries. */
+            /** @description Manual releases and expiries, including vaults burned since. */
             total_releases: number;
             total_burns: number;
+            /** @description Exact sum of the amounts of every consumed receipt in `fee_currency` (what was paid, which may exceed the fee), at least two decimals. */
             total_fees_collected: components["schemas"]["Decimal"];
             fee_currency: components["schemas"]["Currency"];
         };
@@ -1668,7 +2034,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The upload is larger than `MAX_UPLOAD_BYTES` (default 1 GiB) or the JSON body larger than `MAX_JSON_BYTES` (default 1 MiB). */
+        /** @description The upload is larger than `MAX_UPLOAD_BYTES` (default 1 GiB), a multipart text field larger than 1 MiB, or the JSON body larger than `MAX_JSON_BYTES` (default 1 MiB; `MAX_FINGERPRINT_JSON_BYTES`, default 64 MiB, for `/fingerprint/compare` and `/fingerprint/proof`). */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1699,6 +2065,46 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The stamp is still pending, not yet in a sealed Merkle batch; retry after the next batch (about `BATCH_INTERVAL_MS`). */
+        NotConfirmed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "stamp stp_01JD3X7Q6V9M2K8T4R5N0B1C2D is pending; its batch is not sealed yet",
+                 *       "code": "stamp_not_confirmed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The stamp's hash algorithm has no RFC 3161 object identifier (BLAKE3). */
+        TimestampUnsupported: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "a blake3 stamp cannot be exported as an RFC 3161 token (no object identifier for BLAKE3)",
+                 *       "code": "timestamp_algorithm_unsupported"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1818,7 +2224,7 @@ export interface components {
          */
         "X-RateLimit-Remaining": number;
         /**
-         * @description Seconds until the window resets; on a 429 equal to `Retry-After`. Absent when rate-limit headers are disabled.
+         * @description Seconds, rounded up, until the client's headroom is full again (the bucket or window that sets `X-RateLimit-Remaining`); on a 429 equal to `Retry-After`. Absent when rate-limit headers are disabled.
          * @example 3
          */
         "X-RateLimit-Reset": number;
@@ -2026,6 +2432,156 @@ export interface operations {
             501: components["responses"]["NotImplementedUnmetered"];
         };
     };
+    getDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><title>Dashboard - stampd</title></head>
+                     *     <body><main><h1>Dashboard</h1><dl><dt>Stamps since 2024-11-21 08:00:00 UTC</dt><dd>42</dd></dl></main></body></html>
+                     */
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDashboardStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "generated_at": "2024-11-21T09:00:12.000Z",
+                     *       "stamps": {
+                     *         "since": "2024-11-21T08:00:00.000Z",
+                     *         "created": 11,
+                     *         "per_minute": {
+                     *           "from": "2024-11-21T08:01:00.000Z",
+                     *           "counts": [
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             0,
+                     *             1,
+                     *             0,
+                     *             3,
+                     *             2,
+                     *             0,
+                     *             0,
+                     *             4,
+                     *             1
+                     *           ]
+                     *         }
+                     *       },
+                     *       "vaults": {
+                     *         "total": 1287,
+                     *         "active": 912,
+                     *         "released": 148,
+                     *         "expired": 166,
+                     *         "burned": 61,
+                     *         "heartbeats": 20455
+                     *       },
+                     *       "fees": {
+                     *         "collected": "10227.50",
+                     *         "currency": "USDC"
+                     *       },
+                     *       "websocket": {
+                     *         "connections": 14
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardStats"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     createStamp: {
         parameters: {
             query?: {
@@ -2119,6 +2675,82 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    getStampProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stamp id.
+                 * @example stp_01JD3X7Q6V9M2K8T4R5N0B1C2D
+                 */
+                stamp_id: components["parameters"]["StampIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StampProof"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotConfirmed"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getStampTimestamp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stamp id.
+                 * @example stp_01JD3X7Q6V9M2K8T4R5N0B1C2D
+                 */
+                stamp_id: components["parameters"]["StampIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The time-stamp response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (a DER TimeStampResp, about 900 bytes) */
+                    "application/timestamp-reply": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotConfirmed"];
+            422: components["responses"]["TimestampUnsupported"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     verifyStamp: {
         parameters: {
             query?: never;
@@ -2201,7 +2833,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The stamp id. Not pattern-checked here; anything that is not a stored stamp gets the 404 page.
+                 * @description The stamp id. Not pattern- or length-checked here; anything that is not a stored stamp gets the 404 page.
                  * @example stp_01JD3X7Q6V9M2K8T4R5N0B1C2D
                  */
                 stamp_id: string;
@@ -2321,15 +2953,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "similarities": {
-                     *         "2": 0.97,
-                     *         "3": 0.95,
-                     *         "5": 0.93,
-                     *         "7": 0.91,
-                     *         "11": 0.88,
-                     *         "13": 0.86
+                     *         "2": 0.7818,
+                     *         "3": 0.7455,
+                     *         "5": 0.6727,
+                     *         "7": 0.6,
+                     *         "11": 0.4545,
+                     *         "13": 0.3818
                      *       },
-                     *       "overall_similarity": 0.92,
-                     *       "assessment": "Very similar - likely same or nearly identical documents"
+                     *       "overall_similarity": 0.6061,
+                     *       "assessment": "Somewhat similar - some structural overlap"
                      *     }
                      */
                     "application/json": components["schemas"]["CompareResponse"];
@@ -2411,19 +3043,53 @@ export interface operations {
                      * @example {
                      *       "scale": 7,
                      *       "resolution": "14.29%",
-                     *       "length": 10,
-                     *       "hash": "73ae84fdb67e2a6d7def667106a527ffd4f10859a92e0967eb8a6ea1678ef984",
+                     *       "length": 44,
+                     *       "hash": "6f69c0544ecebdce02257548b5f176e1e8a060adc95eac9379d433653e8c6b0e",
                      *       "values": [
-                     *         100,
-                     *         60,
-                     *         89,
-                     *         76,
-                     *         71,
-                     *         92,
-                     *         55,
-                     *         103,
-                     *         47,
-                     *         112
+                     *         111974979,
+                     *         145535534,
+                     *         361521201,
+                     *         666880298,
+                     *         681473359,
+                     *         858651238,
+                     *         1055900692,
+                     *         1170710832,
+                     *         1372236013,
+                     *         1372663793,
+                     *         1395759239,
+                     *         1602302480,
+                     *         1613427619,
+                     *         1660800358,
+                     *         1736158379,
+                     *         1772058211,
+                     *         1781206976,
+                     *         1799775979,
+                     *         1931216799,
+                     *         1958229090,
+                     *         1965989865,
+                     *         1986919129,
+                     *         1987545191,
+                     *         1992240655,
+                     *         2057813964,
+                     *         2114940080,
+                     *         2273745923,
+                     *         2359802823,
+                     *         2499487925,
+                     *         2539941072,
+                     *         2667801829,
+                     *         2799586784,
+                     *         2815479810,
+                     *         3265157025,
+                     *         3294356981,
+                     *         3379999322,
+                     *         3418249062,
+                     *         3447715751,
+                     *         3575557835,
+                     *         3602334955,
+                     *         3744134611,
+                     *         4016340758,
+                     *         4022357767,
+                     *         4028290393
                      *       ]
                      *     }
                      */
@@ -3487,6 +4153,202 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WsStats"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The log. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "origin": "stampd.example.com/log",
+                     *       "verifier_key": "stampd.example.com/log+8a1f54c6+AaxgmaeA/hD5/ofmXB/i3U9KshXShrLmlZQP13kXsU4V",
+                     *       "public_key": "ed25519:ac6099a7bffe10f9fe87e65c1fe2dd4f4ab215d286b2e695940fd77917b14e15",
+                     *       "tree_size": 1843,
+                     *       "root_hash": "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+                     *       "checkpoint": "stampd.example.com/log\n1843\n037kGJdt2VdTwcc4YrOTj6Kiz5tP8P3+izDNlSCWFLc=\n\n— stampd.example.com/log ihlUxqaNwkdaKpdYJH0tRr9Ilz4F5r1k7ryZ4fqSoF6xMqFcx1i8wOMh1hOjeSA9PO89d3HAhGGwl6mQ7HRTH/lhWf0=\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example stampd.example.com/log
+                     *     1843
+                     *     037kGJdt2VdTwcc4YrOTj6Kiz5tP8P3+izDNlSCWFLc=
+                     *
+                     *     — stampd.example.com/log ihlUxqaNwkdaKpdYJH0tRr9Ilz4F5r1k7ryZ4fqSoF6xMqFcx1i8wOMh1hOjeSA9PO89d3HAhGGwl6mQ7HRTH/lhWf0=
+                     */
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogInclusion: {
+        parameters: {
+            query: {
+                /** @description The entry's index. */
+                index: number;
+                /** @description Size of the tree to prove inclusion in (e.g. a checkpoint's). */
+                tree_size: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "index": 1842,
+                     *       "tree_size": 1843,
+                     *       "leaf_hash": "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+                     *       "batch_id": "bat_01JD3X7R2A8B4C6D8E0F2G4H6J",
+                     *       "proof": [
+                     *         "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogInclusionProof"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogConsistency: {
+        parameters: {
+            query: {
+                /** @description The older tree size. */
+                first: number;
+                /** @description The newer tree size. */
+                second: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "first": 1842,
+                     *       "second": 1843,
+                     *       "first_root": "4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4",
+                     *       "second_root": "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+                     *       "proof": [
+                     *         "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogConsistencyProof"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getTsaCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CA certificate. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example -----BEGIN CERTIFICATE-----
+                     *     MIIBfzCCASWgAwIBAgIUJ3e1kWQ2dW1Sx2Zp0cX8rA5kYdEwCgYIKoZIzj0EAwIw
+                     *     -----END CERTIFICATE-----
+                     */
+                    "application/pem-certificate-chain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -1,6 +1,10 @@
 /** Rate-limit tiers of seed part 8.1. */
 export type Tier = "anonymous" | "authenticated" | "premium" | "internal";
 
+/** The tiers a key can carry; `anonymous` is what a caller without a key gets. */
+export const keyTiers = ["authenticated", "premium", "internal"] as const;
+export type KeyTier = (typeof keyTiers)[number];
+
 /**
  * Who is calling, as every transport resolves it (REST: `req.principal`; gRPC: context value;
  * WebSocket: per connection). Domain code receives the account id, never the key itself.
@@ -13,6 +17,24 @@ export interface Principal {
   tier: Tier;
   /** The rate-limit identity: `key:<keyId>` for keys, `ip:<address or IPv6 prefix>` otherwise. */
   clientKey: string;
+}
+
+/**
+ * What a transport knows about a caller, as raw header values. Seed part 5 rule 2 orders them:
+ * Bearer key, then X-API-Key, then X-Forwarded-For / X-Real-IP (from a trusted proxy only), then
+ * the peer address.
+ */
+export interface PrincipalRequest {
+  /** The `Authorization` header (or gRPC `authorization` metadata). */
+  authorization?: string;
+  /** The `X-API-Key` header (or gRPC `x-api-key` metadata, WebSocket `api_key` parameter). */
+  apiKey?: string;
+  /** The `X-Forwarded-For` header, as received (several headers joined with commas). */
+  forwardedFor?: string;
+  /** The `X-Real-IP` header. */
+  realIp?: string;
+  /** The address of the direct peer of the connection; undefined when the socket has gone. */
+  peerAddress: string | undefined;
 }
 
 export const anonymous = (clientKey: string): Principal => ({

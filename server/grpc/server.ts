@@ -1,7 +1,8 @@
+import { setMaxListeners } from "node:events";
 import http2 from "node:http2";
 import type { DescFile } from "@bufbuild/protobuf";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
-import { createContextValues } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { file_grpc_health_v1_health } from "../../gen/proto/grpc/health/v1/health_pb.js";
 import { file_grpc_reflection_v1_reflection } from "../../gen/proto/grpc/reflection/v1/reflection_pb.js";
@@ -11,6 +12,7 @@ import { errorInterceptor } from "./error-interceptor.js";
 import { healthRoutes } from "./health-service.js";
 import { reflectionRoutes } from "./reflection-service.js";
 import type { ServingState } from "./serving-state.js";
+import { withPlainStatusMessages } from "./status-message.js";
 
 export interface GrpcOptions {
   logger: Logger;
@@ -35,6 +37,8 @@ export interface GrpcServer {
 export function createGrpcServer(options: GrpcOptions): GrpcServer {
   const { state } = options;
   const stopping = new AbortController();
+  // Every call in flight listens on it (Connect links each call's signal to it): no leak past 10.
+  setMaxListeners(0, stopping.signal);
   const files = [
     ...options.services.map((s) => s.file),
     file_grpc_health_v1_health,
@@ -50,7 +54,10 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
     contextValues: (req) => createContextValues().set(peerAddressKey, req.socket.remoteAddress ?? ""),
     shutdownSignal: stopping.signal,
   });
-  const server = http2.createServer(handler);
+  const server = http2.createServer((req, res) => {
+    withPlainStatusMessages(res);
+    handler(req, res);
+  });
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);
@@ -63,7 +70,8 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
       state.set("not_serving");
       // One turn of the event loop lets watchers write NOT_SERVING before their streams end.
       await new Promise((resolve) => setImmediate(resolve));
-      stopping.abort();
+      // The reason every running call's signal carries: streams still open end with UNAVAILABLE.
+      stopping.abort(new ConnectError("server is shutting down", Code.Unavailable));
       const closed = server.listening
         ? new Promise<void>((resolve) => server.close(() => resolve()))
         : Promise.resolve();

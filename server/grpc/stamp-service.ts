@@ -1,29 +1,193 @@
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter } from "@connectrpc/connect";
+import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
+  type BatchStampRequest,
+  type BatchStampResponse,
+  BatchStampResponseSchema,
+  type CreateStampRequest,
+  type CreateStampResponse,
+  CreateStampResponseSchema,
   file_svc_v1_stamp,
+  type GetStampRequest,
+  type GetStampResponse,
+  GetStampResponseSchema,
   type HealthCheckRequest,
+  type HealthCheckResponse,
   HealthCheckResponseSchema,
+  type Stamp,
   StampService,
   HealthCheckResponse_ServingStatus as Status,
+  type StreamStampRequest,
+  type StreamStampResponse,
+  StreamStampResponseSchema,
+  type VerifyRequest,
+  type VerifyResponse,
+  type WatchStampsRequest,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
+import type { Principal } from "../auth/principal.js";
+import type { AppContext } from "../context.js";
+import { invalid, ServiceError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
+import type { StampService as Stamps } from "../stamps/stamp-service.js";
+import type { StampView } from "../stamps/stamp-view.js";
+import { type Batch, newBatchId, stampBatch } from "./batch-stamping.js";
+import { CallLimits } from "./call-limits.js";
+import { parseContentHash } from "./content-hash.js";
+import { principalOf } from "./context-keys.js";
 import { healthServiceNames } from "./health-service.js";
+import { requireBatchId, requireStampId, type StampInput, toHashStampRequest } from "./requests.js";
 import type { ServingState } from "./serving-state.js";
+import { toStampMessage } from "./stamp-message.js";
+import { watchedStampIds } from "./stamp-watch.js";
+import { verifyResponse } from "./verify-outcome.js";
+import { factsOf, parseWatchFilter } from "./watch-filter.js";
 
-/** svc.v1.StampService. */
-export function stampService(state: ServingState) {
+export interface StampHandlersDeps {
+  stamps: Stamps;
+  events: EventBus;
+  limits: CallLimits;
+  state: ServingState;
+  /** `MAX_BATCH_ITEMS`: more items in one BatchStamp is INVALID_ARGUMENT. */
+  maxBatchItems: number;
+  /** `GRPC_WATCH_BUFFER`: stamp events a WatchStamps reader may fall behind. */
+  watchBuffer: number;
+}
+
+/**
+ * svc.v1.StampService: a thin translation onto the stamps domain that REST and WebSocket use, so a
+ * stamp is the same stamp whichever transport made it. The auth interceptor has put the caller in
+ * the context; every handler charges the caller's rate limit before doing the work.
+ */
+export class StampHandlers implements ServiceImpl<typeof StampService> {
+  constructor(private readonly deps: StampHandlersDeps) {}
+
+  async createStamp(req: CreateStampRequest, ctx: HandlerContext): Promise<CreateStampResponse> {
+    const principal = principalOf(ctx);
+    await this.deps.limits.charge(principal, "stamp");
+    const view = await this.deps.stamps.createFromHash(toHashStampRequest(req, principal.accountId));
+    return create(CreateStampResponseSchema, { stamp: toStampMessage(view) });
+  }
+
+  async getStamp(req: GetStampRequest, ctx: HandlerContext): Promise<GetStampResponse> {
+    await this.deps.limits.charge(principalOf(ctx), "stamp");
+    const view = await this.deps.stamps.get(requireStampId(req.stampId));
+    return create(GetStampResponseSchema, { stamp: toStampMessage(view) });
+  }
+
+  async verify(req: VerifyRequest, ctx: HandlerContext): Promise<VerifyResponse> {
+    await this.deps.limits.charge(principalOf(ctx), "verify");
+    const id = requireStampId(req.stampId);
+    const supplied = req.contentHash === "" ? undefined : parseContentHash(req.contentHash);
+    const { stamp } = await this.deps.stamps.get(id);
+    const result = await this.deps.stamps.verifyById(id, { contentHash: supplied });
+    return verifyResponse(stamp, result, supplied);
+  }
+
+  /** Charged as one stamp per item (at least one), in a single all-or-nothing charge. */
+  async batchStamp(req: BatchStampRequest, ctx: HandlerContext): Promise<BatchStampResponse> {
+    const { maxBatchItems } = this.deps;
+    if (req.items.length > maxBatchItems) {
+      throw invalid(`items: at most ${maxBatchItems} per BatchStamp, got ${req.items.length}`);
+    }
+    const batchId = requireBatchId(ctx.requestHeader.get("x-batch-id") ?? newBatchId());
+    const principal = principalOf(ctx);
+    await this.deps.limits.charge(principal, "stamp", Math.max(1, req.items.length));
+    ctx.responseHeader.set("x-batch-id", batchId);
+    const batch: Batch = {
+      id: batchId,
+      accountId: principal.accountId,
+      items: req.items.map((item) => refusalOr(() => toHashStampRequest(item, principal.accountId))),
+    };
+    const results = await stampBatch(this.deps.stamps, this.deps.events, batch);
+    const created = results.filter((r): r is StampView => !(r instanceof ServiceError));
+    return create(BatchStampResponseSchema, {
+      stamps: created.map(toStampMessage),
+      successCount: created.length,
+      failedCount: results.length - created.length,
+    });
+  }
+
+  async *watchStamps(req: WatchStampsRequest, ctx: HandlerContext): AsyncGenerator<Stamp> {
+    const filter = parseWatchFilter(req.filter);
+    await this.deps.limits.charge(principalOf(ctx), "watch");
+    const options = { filter, capacity: this.deps.watchBuffer, signal: ctx.signal };
+    for await (const id of watchedStampIds(this.deps.events, options)) {
+      // Read now, so a status change is sent with the state it led to (and filtered on it).
+      const view = await this.deps.stamps.get(id);
+      if (filter(factsOf(view.stamp))) yield toStampMessage(view);
+    }
+  }
+
+  /**
+   * One response per request, in order. `for await` asks for the next request only once the
+   * previous response has been taken by the writer, which waits for HTTP/2 flow control: a client
+   * that stops reading stops this loop, and nothing piles up on the server.
+   */
+  async *streamStamps(
+    requests: AsyncIterable<StreamStampRequest>,
+    ctx: HandlerContext,
+  ): AsyncGenerator<StreamStampResponse> {
+    const principal = principalOf(ctx);
+    let sequence = 0;
+    for await (const req of requests) {
+      sequence++;
+      const view = await this.streamed(req, principal, sequence);
+      yield create(StreamStampResponseSchema, { stamp: toStampMessage(view), sequence });
+    }
+  }
+
+  healthCheck(req: HealthCheckRequest): HealthCheckResponse {
+    if (!healthServiceNames.has(req.service)) {
+      throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
+    }
+    const status = this.deps.state.status === "serving" ? Status.SERVING : Status.NOT_SERVING;
+    return create(HealthCheckResponseSchema, { status });
+  }
+
+  private async streamed(input: StampInput, principal: Principal, sequence: number): Promise<StampView> {
+    try {
+      await this.deps.limits.charge(principal, "stamp");
+      return await this.deps.stamps.createFromHash(toHashStampRequest(input, principal.accountId));
+    } catch (err) {
+      throw withSequence(err, sequence);
+    }
+  }
+}
+
+/** svc.v1.StampService over the application's stamps domain, limiter and event bus. */
+export function stampService(ctx: AppContext, stamps: Stamps, state: ServingState) {
+  const handlers = new StampHandlers({
+    stamps,
+    events: ctx.events,
+    limits: new CallLimits(ctx.rateLimiter),
+    state,
+    maxBatchItems: ctx.config.MAX_BATCH_ITEMS,
+    watchBuffer: ctx.config.GRPC_WATCH_BUFFER,
+  });
   return {
     file: file_svc_v1_stamp,
-    routes: (router: ConnectRouter) =>
-      router.service(StampService, {
-        healthCheck(req: HealthCheckRequest) {
-          if (!healthServiceNames.has(req.service)) {
-            throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
-          }
-          const status = state.status === "serving" ? Status.SERVING : Status.NOT_SERVING;
-          return create(HealthCheckResponseSchema, { status });
-        },
-      }),
+    routes: (router: ConnectRouter) => router.service(StampService, handlers),
   };
+}
+
+/** A batch item's refusal is its result, not the batch's failure. */
+function refusalOr<T>(build: () => T): T | ServiceError {
+  try {
+    return build();
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+}
+
+/** StreamStamps names the request that ended the call: `request 3: content_hash: …`. */
+function withSequence(err: unknown, sequence: number): unknown {
+  if (err instanceof ServiceError) {
+    return new ServiceError(err.code, `request ${sequence}: ${err.message}`, err.reason);
+  }
+  if (err instanceof ConnectError) {
+    return new ConnectError(`request ${sequence}: ${err.rawMessage}`, err.code, err.metadata);
+  }
+  return err;
 }

@@ -2,13 +2,18 @@ import cors from "cors";
 import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { AppContext } from "../context.js";
+import { pageAssets } from "../pages/assets.js";
+import { authenticate } from "./authenticate.js";
 import { docsAssets, docsHandlers } from "./docs.js";
 import { errorHandler } from "./error-handler.js";
+import { FINGERPRINT_JSON_PATHS } from "./fingerprint-handlers.js";
+import { specForRequestValidator } from "./form-fields.js";
 import type { Handlers } from "./handler.js";
+import { rateLimit } from "./rate-limit.js";
 import { requestId } from "./request-id.js";
+import { requireKey } from "./require-key.js";
 import { operationRouter } from "./router.js";
 import { serviceHandlers } from "./service-handlers.js";
-import { loadSpec } from "./spec.js";
 
 /**
  * The REST application: request id, CORS, body parsing, validation of every request against
@@ -22,10 +27,19 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   app.use(requestId);
   app.use(cors(corsOptions(config.CORS_ORIGINS)));
   app.use(docsAssets());
+  app.use(pageAssets());
+  // Who is calling, before any body is read: a bad key is refused without further work.
+  app.use(authenticate(ctx));
+  // Metered here, so anonymous callers of key-only operations are metered too.
+  if (ctx.rateLimiter) app.use(rateLimit(ctx.rateLimiter, { headers: config.RATE_LIMIT_HEADERS }));
+  app.use(requireKey());
+  // Fingerprint documents list every chunk, so the routes that take them accept larger bodies.
+  app.use(FINGERPRINT_JSON_PATHS, express.json({ limit: config.MAX_FINGERPRINT_JSON_BYTES }));
   app.use(express.json({ limit: config.MAX_JSON_BYTES }));
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: structuredClone(loadSpec()) as never,
+      // Uploads stream through receiveUpload (uploads.ts), which checks their form fields itself.
+      apiSpec: specForRequestValidator() as never,
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: config.VALIDATE_RESPONSES ?? config.NODE_ENV === "test",
       validateSecurity: false,

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import express, { type Router } from "express";
+import { referencePageHeaders } from "../pages/security-headers.js";
 import { loadSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -66,9 +67,9 @@ export const docsHandlers = {
     res.json(loadSpec());
   },
   getDocs: (_req: express.Request, res: express.Response) => {
-    res.type("html").send(swaggerPage);
+    res.set(referencePageHeaders).type("html").send(swaggerPage);
   },
   getRedoc: (_req: express.Request, res: express.Response) => {
-    res.type("html").send(redocPage);
+    res.set(referencePageHeaders).type("html").send(redocPage);
   },
 };

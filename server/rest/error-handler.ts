@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { ErrorCode, ErrorReason, FieldError } from "../errors.js";
 import { ServiceError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { bearerChallenge } from "./authenticate.js";
 
 export const httpStatus: Record<ErrorCode, number> = {
   invalid_argument: 400,
@@ -36,6 +37,7 @@ export function errorHandler(logger: Logger) {
       return;
     }
     if (err instanceof ServiceError) {
+      if (err.code === "unauthenticated") res.setHeader("WWW-Authenticate", bearerChallenge(err.reason));
       res.status(httpStatus[err.code]).json(body(err.message, err.reason, err.fieldErrors));
       return;
     }

@@ -1,13 +1,15 @@
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
+import { PostgresStore } from "./postgres/postgres-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
 
-/** Picks the store from configuration: SQLite in DATA_DIR unless DATABASE_URL names another. */
+/** Picks the store: SQLite in DATA_DIR unless DATABASE_URL names another (`sqlite:` or `postgres://`). */
 export function openStore(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): Store {
   const url = config.DATABASE_URL;
   if (!url) return new SqliteStore(join(config.DATA_DIR, "stampd.db"));
   if (url.startsWith("sqlite:")) return new SqliteStore(url.slice("sqlite:".length).replace(/^\/\//, ""));
+  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresStore(url);
   throw new ConfigError(`invalid configuration: DATABASE_URL: unsupported scheme in "${url.split(":")[0]}:"`);
 }

@@ -1,3 +1,13 @@
+import type { AnchorRepository } from "../anchors/anchor-repository.js";
+import type { AuthRepository } from "../auth/auth-repository.js";
+import type { Clock } from "../clock.js";
+import type { IdempotencyRepository } from "../idempotency/idempotency-repository.js";
+import type { IdentityRepository } from "../identities/identity-repository.js";
+import type { LogRepository } from "../log/log-repository.js";
+import type { ProofRepository } from "../proofs/proof-repository.js";
+import type { StampRepository } from "../stamps/stamp-repository.js";
+import type { VaultRepository } from "../vault/vault-repository.js";
+
 /**
  * The storage interface every domain uses. Two implementations pass one shared test suite:
  * SQLite (the embedded default, `sqlite/`) and PostgreSQL (scale-out). Each domain adds its
@@ -10,4 +20,25 @@ export interface Store {
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The database's clock, for stores whose database keeps one every instance shares (PostgreSQL);
+   * set by migrate(). Absent: the process clock is the deployment's clock (SQLite).
+   */
+  readonly clock?: Clock;
+  /** Accounts and API keys. */
+  readonly auth: AuthRepository;
+  /** Stamps (hashes and signed stamp documents, never content). */
+  readonly stamps: StampRepository;
+  /** Signing identities, private keys sealed at rest. */
+  readonly identities: IdentityRepository;
+  /** Vaults, heartbeat groups, consumed fee receipts and retrieval proofs. */
+  readonly vaults: VaultRepository;
+  /** Idempotency-Key records of any operation that declares the header. */
+  readonly idempotency: IdempotencyRepository;
+  /** Merkle batches of stamps and each stamp's leaf proof. */
+  readonly proofs: ProofRepository;
+  /** The transparency log over batch roots and its signed checkpoints. */
+  readonly log: LogRepository;
+  /** Anchor records of batches (log, rfc3161, bitcoin, ethereum). */
+  readonly anchors: AnchorRepository;
 }

@@ -18,7 +18,7 @@ export interface RunningService {
 }
 
 /**
- * Starts a real service on 127.0.0.1 with an ephemeral port and a fresh SQLite data folder.
+ * Starts a real service on 127.0.0.1 with an ephemeral port (or `env.PORT`) and a fresh SQLite data folder.
  * `env` overrides configuration the way an operator would, through variables.
  */
 export async function startService(
@@ -35,10 +35,14 @@ export async function startService(
     HOST: "127.0.0.1",
     PORT: "0",
     DATA_DIR: dataDir,
+    // The proof pipeline runs when a test calls service.proofs.pipeline.tick(), not on a timer,
+    // so a stamp's state never changes under a test that did not ask for it.
+    BATCH_INTERVAL_MS: "3600000",
     ...env,
   });
   const service = await build(config, options);
-  await listen(service.http, 0, "127.0.0.1");
+  // PORT (default 0) lets a test start a service again on the port a stopped one used.
+  await listen(service.http, config.PORT, "127.0.0.1");
   await listen(service.grpc.server, 0, "127.0.0.1");
   const { port } = service.http.address() as AddressInfo;
   const grpcPort = (service.grpc.server.address() as AddressInfo).port;

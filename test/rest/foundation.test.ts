@@ -3,7 +3,8 @@ import { type RunningService, startService } from "../helpers/service.js";
 
 let svc: RunningService;
 beforeAll(async () => {
-  svc = await startService({ CORS_ORIGINS: "*" });
+  // One anonymous client makes all these requests; its 5-request burst is tested in test/ratelimit.
+  svc = await startService({ CORS_ORIGINS: "*", RATE_LIMIT_ENABLED: "false" });
 });
 afterAll(() => svc.close());
 
@@ -66,13 +67,11 @@ describe("errors", () => {
   });
 
   it("a JSON body over MAX_JSON_BYTES answers 413 {detail}", async () => {
-    const res = await get("/fingerprint/compare", {
+    // Not a /fingerprint route: those take bodies up to MAX_FINGERPRINT_JSON_BYTES.
+    const res = await get("/verify", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        fingerprint1: { pad: "x".repeat(svc.config.MAX_JSON_BYTES) },
-        fingerprint2: {},
-      }),
+      body: JSON.stringify({ stamp_json: { pad: "x".repeat(svc.config.MAX_JSON_BYTES) } }),
     });
     expect(res.status).toBe(413);
     expect((await res.json()).detail).toBe("request body too large");

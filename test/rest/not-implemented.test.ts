@@ -1,12 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createAuthenticator } from "../../server/auth/authenticator.js";
 import { systemClock } from "../../server/clock.js";
 import { loadConfig } from "../../server/config.js";
 import { MemoryEventBus } from "../../server/events/memory-bus.js";
 import { createLogger } from "../../server/logger.js";
 import { createRestApp } from "../../server/rest/app.js";
 import { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
+import { testServiceKeys } from "../helpers/service-keys.js";
 
 // The REST app with no domain handlers: every declared operation is still routed, and answers 501.
 let server: http.Server;
@@ -21,6 +23,8 @@ beforeAll(async () => {
     clock: systemClock,
     store,
     events: new MemoryEventBus(),
+    auth: createAuthenticator(config, store, systemClock),
+    keys: testServiceKeys(),
   };
   await store.migrate();
   server = http.createServer(createRestApp(ctx));

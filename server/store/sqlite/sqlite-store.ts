@@ -2,6 +2,14 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { Store } from "../store.js";
+import { SqliteAnchorRepository } from "./sqlite-anchor-repository.js";
+import { SqliteAuthRepository } from "./sqlite-auth-repository.js";
+import { SqliteIdempotencyRepository } from "./sqlite-idempotency-repository.js";
+import { SqliteIdentityRepository } from "./sqlite-identity-repository.js";
+import { SqliteLogRepository } from "./sqlite-log-repository.js";
+import { SqliteProofRepository } from "./sqlite-proof-repository.js";
+import { SqliteStampRepository } from "./sqlite-stamp-repository.js";
+import { SqliteVaultRepository } from "./sqlite-vault-repository.js";
 
 const migrationsDir = new URL("./migrations/", import.meta.url);
 
@@ -12,6 +20,14 @@ const migrationsDir = new URL("./migrations/", import.meta.url);
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   readonly db: Database.Database;
+  readonly auth: SqliteAuthRepository;
+  readonly stamps: SqliteStampRepository;
+  readonly identities: SqliteIdentityRepository;
+  readonly vaults: SqliteVaultRepository;
+  readonly idempotency: SqliteIdempotencyRepository;
+  readonly proofs: SqliteProofRepository;
+  readonly log: SqliteLogRepository;
+  readonly anchors: SqliteAnchorRepository;
 
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -21,6 +37,16 @@ export class SqliteStore implements Store {
     this.db.pragma("synchronous = FULL");
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
+    // Freed content is overwritten with zeros, so a burned vault's key does not linger in the file.
+    this.db.pragma("secure_delete = ON");
+    this.auth = new SqliteAuthRepository(this.db);
+    this.stamps = new SqliteStampRepository(this.db);
+    this.identities = new SqliteIdentityRepository(this.db);
+    this.vaults = new SqliteVaultRepository(this.db);
+    this.idempotency = new SqliteIdempotencyRepository(this.db);
+    this.proofs = new SqliteProofRepository(this.db);
+    this.log = new SqliteLogRepository(this.db);
+    this.anchors = new SqliteAnchorRepository(this.db);
   }
 
   async migrate(): Promise<void> {

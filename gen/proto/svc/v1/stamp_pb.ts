@@ -25,10 +25,27 @@
 // characters. When both are present, `authorization` wins. A presented key
 // that is malformed, unknown or revoked fails the call with UNAUTHENTICATED
 // (it never falls back to anonymous access). A call without a key is
-// anonymous: it is identified by the peer address and gets the anonymous
-// rate-limit tier; an authenticated call gets its key's tier (authenticated,
-// premium or internal). A call over its tier's limit fails with
-// RESOURCE_EXHAUSTED. HealthCheck is exempt from rate limiting.
+// anonymous: it is identified by the peer address (`x-forwarded-for` and
+// `x-real-ip` metadata count only from a trusted proxy, as in REST) and gets
+// the anonymous rate-limit tier; an authenticated call gets its key's tier
+// (authenticated, premium or internal). The standard grpc.health.v1 and
+// grpc.reflection.v1 services take no key and ignore one.
+//
+// ## Rate limiting
+//
+// One budget per client across REST, WebSocket and gRPC: each call is charged
+// the weight of the REST path it corresponds to. CreateStamp, GetStamp and
+// each StreamStamps request cost what `/stamps` costs (2.0); Verify what
+// `/verify` costs (1.0); starting a WatchStamps stream 1.0 (like opening a
+// WebSocket); BatchStamp 2.0 per item (at least one item's worth), charged in
+// one go before any item is stamped. A charge larger than a bucket of the
+// caller's tier takes that whole bucket, so any batch can pass once the
+// budget is full, and a large batch empties it. HealthCheck is free. A call
+// over the limit fails with RESOURCE_EXHAUSTED, the message naming the tier
+// and the wait in seconds, e.g. `rate limit exceeded for tier anonymous (20
+// requests/min); retry after 3 s`, and the trailer `grpc-retry-pushback-ms`
+// carrying the wait in milliseconds (gRPC's retry pushback, honoured by
+// clients with a retry policy).
 //
 // ## content_hash
 //
@@ -52,6 +69,15 @@
 //   metadata:    at most 32 entries; each key non-empty and at most 64
 //                characters; each value at most 512 characters.
 //   BatchStamp:  at most MAX_BATCH_ITEMS items (default 1000, configurable).
+//
+// ## Metadata stampd reads and sends besides the key
+//
+//   x-batch-id (BatchStamp request, optional): `bat_` + 26-character ULID,
+//       the id under which the batch's progress is published; choose one to
+//       subscribe to the WebSocket `batch` channel before calling. Malformed
+//       -> INVALID_ARGUMENT. Without it the server makes one.
+//   x-batch-id (BatchStamp response header): the batch's id, either way.
+//   grpc-retry-pushback-ms (RESOURCE_EXHAUSTED trailer): see Rate limiting.
 //
 // ## Error mapping (gRPC status codes used by StampService)
 //
@@ -789,6 +815,15 @@ export const StampService: GenService<{
    * is counted in failed_count and does not fail the batch; stamps lists the
    * created stamps only, in request order.
    *
+   * Items are stored 100 at a time, each hundred in one transaction; after
+   * each hundred (and once for an empty batch) a `batch_progress` event
+   * {batchId, processed, total, percentage} goes to the WebSocket `batch`
+   * channel of the batch's id (see x-batch-id in the file header), and every
+   * stamp made has its `stamp_created` event like any other. A batch that has
+   * started runs to its end even if the caller cancels or the server begins to
+   * shut down (stopping halfway would leave a retrying caller with half its
+   * stamps made twice).
+   *
    * Errors: INVALID_ARGUMENT (more than MAX_BATCH_ITEMS items, default 1000;
    * nothing is created), UNAUTHENTICATED, RESOURCE_EXHAUSTED.
    *
@@ -808,9 +843,12 @@ export const StampService: GenService<{
    * happened.
    *
    * The stream runs until the client cancels (CANCELLED), its deadline passes
-   * (DEADLINE_EXCEEDED) or the server shuts down (UNAVAILABLE). A client that
-   * reads too slowly for the server's per-watcher buffer is ended with
-   * RESOURCE_EXHAUSTED.
+   * (DEADLINE_EXCEEDED) or the server shuts down (UNAVAILABLE). Changes wait
+   * for a slow reader in a per-call buffer of GRPC_WATCH_BUFFER changes
+   * (default 10000, configurable); a client that falls further behind is ended
+   * with RESOURCE_EXHAUSTED rather than held in server memory. The buffer
+   * should hold a whole burst: sealing one Merkle batch confirms up to
+   * BATCH_MAX stamps at once.
    *
    * Errors at start: INVALID_ARGUMENT (filter syntax), UNAUTHENTICATED,
    * RESOURCE_EXHAUSTED.

@@ -1,0 +1,122 @@
+import { type Command, Option } from "commander";
+import { ApiKeys } from "../../server/auth/api-keys.js";
+import type { ApiKeyInfo } from "../../server/auth/auth-repository.js";
+import { type KeyTier, keyTiers } from "../../server/auth/principal.js";
+import { systemClock } from "../../server/clock.js";
+import { loadConfig } from "../../server/config.js";
+import { openStore } from "../../server/store/open.js";
+
+interface CreateFlags {
+  tier: KeyTier;
+  account?: string;
+  name?: string;
+  test?: boolean;
+  json?: boolean;
+}
+
+/** Opens the server's store (DATA_DIR / DATABASE_URL), runs `fn`, and always closes it. */
+async function withKeys<T>(fn: (keys: ApiKeys) => Promise<T>): Promise<T> {
+  const store = openStore(loadConfig());
+  try {
+    await store.migrate();
+    return await fn(new ApiKeys(store.auth, systemClock));
+  } finally {
+    await store.close();
+  }
+}
+
+/** A key as the CLI shows it, snake_case like the REST API; never the key or its hash. */
+function describe(info: ApiKeyInfo) {
+  return {
+    id: info.id,
+    account_id: info.accountId,
+    tier: info.tier,
+    environment: info.environment,
+    name: info.name,
+    created_at: info.createdAt.toISOString(),
+    revoked_at: info.revokedAt?.toISOString() ?? null,
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => cell.padEnd(widths[col]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+async function create(flags: CreateFlags): Promise<void> {
+  const issued = await withKeys((keys) =>
+    keys.create({
+      tier: flags.tier,
+      accountId: flags.account,
+      name: flags.name,
+      environment: flags.test ? "test" : "live",
+    }),
+  );
+  if (flags.json) {
+    console.log(JSON.stringify({ key: issued.key, ...describe(issued) }, null, 2));
+    return;
+  }
+  const { id, account_id, tier, environment } = describe(issued);
+  console.log(
+    table([
+      ["key", issued.key],
+      ["id", id],
+      ["account", account_id],
+      ["tier", tier],
+      ["environment", environment],
+    ]),
+  );
+  console.error("The key is shown only this once and stored only as a hash: keep it now.");
+}
+
+async function list(flags: { json?: boolean }): Promise<void> {
+  const shown = (await withKeys((keys) => keys.list())).map(describe);
+  if (flags.json) {
+    console.log(JSON.stringify(shown, null, 2));
+    return;
+  }
+  const header = ["ID", "ACCOUNT", "TIER", "ENV", "NAME", "CREATED", "REVOKED"];
+  const rows = shown.map((k) => [
+    k.id,
+    k.account_id,
+    k.tier,
+    k.environment,
+    k.name ?? "-",
+    k.created_at,
+    k.revoked_at ?? "-",
+  ]);
+  console.log(table([header, ...rows]));
+}
+
+async function revoke(keyId: string): Promise<void> {
+  const outcome = await withKeys((keys) => keys.revoke(keyId));
+  console.log(outcome === "revoked" ? `revoked ${keyId}` : `${keyId} was already revoked`);
+}
+
+export function registerKeys(program: Command): void {
+  const keys = program.command("keys").description("issue, list and revoke API keys (in the server's store)");
+  keys
+    .command("create")
+    .description("issue a key; it is printed once and stored only as a hash")
+    .addOption(
+      new Option("--tier <tier>", "rate-limit tier of the key").choices(keyTiers).makeOptionMandatory(),
+    )
+    .option("--account <id>", "add the key to this existing account (default: a new account)")
+    .option("--name <label>", "a label to recognise the key by in listings")
+    .option("--test", "issue an svc_test_ key instead of svc_live_")
+    .option("--json", "print JSON")
+    .action(create);
+  keys
+    .command("list")
+    .description("list keys (never the keys themselves)")
+    .option("--json", "print JSON")
+    .action(list);
+  keys.command("revoke").description("revoke a key by its id (key_…)").argument("<key-id>").action(revoke);
+}

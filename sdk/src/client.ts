@@ -1,0 +1,113 @@
+import type { Transport } from "@connectrpc/connect";
+import { StampdError } from "./core/errors.js";
+import { createHttpClient } from "./core/http.js";
+import { ApiCore } from "./core/resource.js";
+import { DEFAULT_MAX_RETRIES } from "./core/retry.js";
+import { StampdGrpc } from "./grpc/client.js";
+import { Explorer } from "./resources/explorer.js";
+import { Fingerprints } from "./resources/fingerprints.js";
+import { Hash } from "./resources/hash.js";
+import { Identities } from "./resources/identities.js";
+import { Log } from "./resources/log.js";
+import { Presets } from "./resources/presets.js";
+import { Service } from "./resources/service.js";
+import { Stamps } from "./resources/stamps.js";
+import { Vault } from "./resources/vault.js";
+import { Verify } from "./resources/verify.js";
+import { StampdSocket, type StampdSocketOptions } from "./ws/client.js";
+
+/** Milliseconds one attempt of a REST call may take, body included, unless a call says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface ClientOptions {
+  /** The REST address, e.g. `http://localhost:8080`. */
+  baseUrl: string;
+  /** An API key (`svc_live_…` or `svc_test_…`), sent as `Authorization: Bearer` everywhere. */
+  apiKey?: string;
+  /** The gRPC address, e.g. `http://localhost:50051`; needed for `client.grpc` unless `grpcTransport` is given. */
+  grpcUrl?: string;
+  /** A Connect transport for `client.grpc` (browsers: a gRPC-web transport). */
+  grpcTransport?: Transport;
+  /** The WebSocket endpoint; default `baseUrl` with ws(s): and the path `/ws`. */
+  wsUrl?: string;
+  /** The fetch to use (default the global one): tests and proxies inject theirs here. */
+  fetch?: typeof globalThis.fetch;
+  /** Retries of a failed REST call (default 2). */
+  maxRetries?: number;
+  /** Milliseconds per REST attempt (default 60000). */
+  timeout?: number;
+  /** Headers sent with every REST request. */
+  headers?: Record<string, string>;
+}
+
+/** Options of `client.ws()`: those of `StampdSocket` without the address and key the client knows. */
+export type ClientSocketOptions = Omit<StampdSocketOptions, "url" | "apiKey"> & { url?: string };
+
+/**
+ * The stampd client: REST resources, a gRPC client and WebSocket connections sharing one
+ * configuration.
+ *
+ * @example
+ * const stampd = createClient({ baseUrl: "http://localhost:8080", apiKey: process.env.STAMPD_API_KEY });
+ * const stamp = await stampd.stamps.create({ file: "./contract.pdf", preset: "standard" });
+ */
+export class StampdClient {
+  readonly service: Service;
+  readonly stamps: Stamps;
+  readonly verify: Verify;
+  readonly fingerprints: Fingerprints;
+  readonly identities: Identities;
+  readonly presets: Presets;
+  readonly hash: Hash;
+  readonly vault: Vault;
+  readonly explorer: Explorer;
+  readonly log: Log;
+  private grpcClient: StampdGrpc | undefined;
+
+  constructor(private readonly options: ClientOptions) {
+    const http = createHttpClient(options);
+    const core = new ApiCore(http, {
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+    });
+    this.service = new Service(core);
+    this.stamps = new Stamps(core);
+    this.verify = new Verify(core);
+    this.fingerprints = new Fingerprints(core);
+    this.identities = new Identities(core);
+    this.presets = new Presets(core);
+    this.hash = new Hash(core);
+    this.vault = new Vault(core);
+    this.explorer = new Explorer(core);
+    this.log = new Log(core);
+  }
+
+  /** The gRPC client (svc.v1.StampService), created on first use with the client's key. */
+  get grpc(): StampdGrpc {
+    const { grpcUrl, grpcTransport, apiKey } = this.options;
+    if (!grpcUrl && !grpcTransport)
+      throw new StampdError("client.grpc needs the grpcUrl or grpcTransport option");
+    this.grpcClient ??= new StampdGrpc({ baseUrl: grpcUrl, transport: grpcTransport, apiKey });
+    return this.grpcClient;
+  }
+
+  /**
+   * Opens a WebSocket connection (a reconnecting `StampdSocket`) with the client's key. On Node 20,
+   * which has no global WebSocket, pass `WebSocket` from the `ws` package.
+   */
+  ws(options: ClientSocketOptions = {}): StampdSocket {
+    const url = options.url ?? this.options.wsUrl ?? defaultWsUrl(this.options.baseUrl);
+    return new StampdSocket({ ...options, url, apiKey: this.options.apiKey });
+  }
+}
+
+/** A stampd client; see `ClientOptions`. */
+export function createClient(options: ClientOptions): StampdClient {
+  return new StampdClient(options);
+}
+
+function defaultWsUrl(baseUrl: string): string {
+  const url = new URL("ws", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}

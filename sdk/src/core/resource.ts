@@ -1,0 +1,34 @@
+import type { HttpClient } from "./http.js";
+import {
+  type AttemptInit,
+  type FetchResult,
+  type RequesterSettings,
+  type RequestOptions,
+  request,
+} from "./request.js";
+
+/** What every resource shares: the openapi-fetch client and the retry and timeout settings. */
+export class ApiCore {
+  constructor(
+    readonly http: HttpClient,
+    private readonly settings: RequesterSettings,
+  ) {}
+
+  /** Runs one call with retries; resolves to the success body or throws an `APIError`. */
+  request<R extends FetchResult>(
+    method: "GET" | "POST",
+    attempt: (init: AttemptInit) => Promise<R>,
+    options?: RequestOptions,
+  ): Promise<Exclude<R["data"], undefined>> {
+    return request(this.settings, method, attempt, options);
+  }
+}
+
+/** Base of the resource classes (`client.stamps`, `client.vault`, ...). */
+export abstract class APIResource {
+  constructor(protected readonly core: ApiCore) {}
+
+  protected get http(): HttpClient {
+    return this.core.http;
+  }
+}

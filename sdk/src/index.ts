@@ -1,0 +1,107 @@
+// The public surface of @stampd/sdk. Everything a user imports comes from here.
+
+export type { components, operations, paths } from "../../gen/openapi/types.js";
+export {
+  type BatchStampResponse as GrpcBatchStampResponse,
+  type CreateStampResponse as GrpcCreateStampResponse,
+  type GetStampResponse as GrpcGetStampResponse,
+  HashAlgorithm as GrpcHashAlgorithm,
+  type HealthCheckResponse as GrpcHealthCheckResponse,
+  HealthCheckResponse_ServingStatus as GrpcServingStatus,
+  type Proof as GrpcProof,
+  type Stamp as GrpcStamp,
+  StampService,
+  StampStatus as GrpcStampStatus,
+  type StreamStampResponse as GrpcStreamStampResponse,
+  type VerifyResponse as GrpcVerifyResponse,
+} from "../../gen/proto/svc/v1/stamp_pb.js";
+export {
+  type ClientOptions,
+  type ClientSocketOptions,
+  createClient,
+  DEFAULT_TIMEOUT_MS,
+  StampdClient,
+} from "./client.js";
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  type ErrorBody,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  type RateLimitBody,
+  RateLimitError,
+  StampdError,
+  UnprocessableEntityError,
+} from "./core/errors.js";
+export type { UploadParams } from "./core/multipart.js";
+export { OffsetPage, type OffsetPageBody, PagePromise } from "./core/pagination.js";
+export type { RequestOptions } from "./core/request.js";
+export { DEFAULT_MAX_RETRIES } from "./core/retry.js";
+export type { Uploadable } from "./core/uploads.js";
+export {
+  type CreateStampInput,
+  createGrpcClient,
+  type GrpcClientOptions,
+  StampdGrpc,
+  type StreamStampInput,
+  type VerifyInput,
+} from "./grpc/client.js";
+export type { ExplorerVaultsQuery } from "./resources/explorer.js";
+export type { CreateFingerprintParams } from "./resources/fingerprints.js";
+export type { HashParams } from "./resources/hash.js";
+export type { CreateStampParams } from "./resources/stamps.js";
+export type { VaultListQuery } from "./resources/vault.js";
+export type { VerifyDocumentParams, VerifyStampParams } from "./resources/verify.js";
+export {
+  type Checkpoint,
+  CheckpointError,
+  checkpointText,
+  parseCheckpoint,
+  verifierKey,
+  verifyCheckpoint,
+} from "./verify/checkpoint.js";
+// Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
+export { type FingerprintProofResult, verifyFingerprintProof } from "./verify/fingerprint-proof.js";
+export {
+  consistencyProof,
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  nodeHash,
+  verifyConsistency,
+  verifyInclusion,
+} from "./verify/merkle.js";
+export { type VerifyStampOptions, verifyStamp } from "./verify/stamp.js";
+export { stampLeafData } from "./verify/stamp-leaf.js";
+export {
+  type ProofCheck,
+  type StampProof,
+  type VerifyProofOptions,
+  verifyStampProof,
+} from "./verify/stamp-proof.js";
+// WebSocket (by the WebSocket engineer); `client.ws()` opens one with the client's settings.
+export {
+  type CloseInfo,
+  RECOVERABLE_CLOSE_CODES,
+  type ReconnectInfo,
+  StampdSocket,
+  type StampdSocketOptions,
+} from "./ws/client.js";
+export {
+  WsConnectionError,
+  WsEventOverflowError,
+  WsQueueFullError,
+  WsRequestError,
+  WsTimeoutError,
+} from "./ws/errors.js";
+export type { WebSocketConstructor, WebSocketLike } from "./ws/socket-like.js";
+
+/** The spec's schemas by name, e.g. `Schemas["StampResponse"]`. */
+export type Schemas = import("../../gen/openapi/types.js").components["schemas"];

@@ -1,0 +1,38 @@
+import type { components, operations } from "../../../gen/openapi/types.js";
+import { PagePromise } from "../core/pagination.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** `client.explorer.vaults()` query: page size, first offset, state filter. */
+export type ExplorerVaultsQuery = NonNullable<operations["listExplorerVaults"]["parameters"]["query"]>;
+
+/** The public, read-only explorer. */
+export class Explorer extends APIResource {
+  /**
+   * `GET /explorer/api/vaults`: every vault, newest first. Await it for one page, or iterate all
+   * of them: `for await (const vault of client.explorer.vaults({ state: "active" }))`.
+   */
+  vaults(
+    query: ExplorerVaultsQuery = {},
+    options?: RequestOptions,
+  ): PagePromise<Schemas["ExplorerVaultItem"]> {
+    const { offset = 0, ...filter } = query;
+    return new PagePromise(
+      (at) =>
+        this.core.request(
+          "GET",
+          (init) =>
+            this.http.GET("/explorer/api/vaults", { ...init, params: { query: { ...filter, offset: at } } }),
+          options,
+        ),
+      offset,
+    );
+  }
+
+  /** `GET /explorer/api/stats`: totals over all vaults. */
+  stats(options?: RequestOptions): Promise<Schemas["ExplorerStats"]> {
+    return this.core.request("GET", (init) => this.http.GET("/explorer/api/stats", init), options);
+  }
+}

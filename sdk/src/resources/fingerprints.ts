@@ -1,0 +1,63 @@
+import type { components } from "../../../gen/openapi/types.js";
+import { multipartBody, prepareForm, type UploadParams } from "../core/multipart.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** `client.fingerprints.create()` parameters: the document and the decomposition method. */
+export type CreateFingerprintParams = UploadParams<Schemas["FingerprintForm"]>;
+
+/** Structural fingerprints: create, compare, partial proofs and stored shadow transforms. */
+export class Fingerprints extends APIResource {
+  /** `POST /fingerprint`: the structural fingerprint of a document (nothing is stored). */
+  async create(
+    params: CreateFingerprintParams,
+    options?: RequestOptions,
+  ): Promise<Schemas["FingerprintResponse"]> {
+    const body = (await prepareForm(params)) as Schemas["FingerprintForm"];
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/fingerprint", { ...init, body, bodySerializer: multipartBody }),
+      options,
+    );
+  }
+
+  /** `POST /fingerprint/compare`: similarity of two fingerprint documents per scale and overall. */
+  compare(body: Schemas["CompareRequest"], options?: RequestOptions): Promise<Schemas["CompareResponse"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/fingerprint/compare", { ...init, body }),
+      options,
+    );
+  }
+
+  /**
+   * `POST /fingerprint/proof`: an existence (`section_index`), structure (`scale`) or similarity
+   * (`reference_fingerprint`) proof built from a fingerprint document alone.
+   */
+  proof(body: Schemas["ProofRequest"], options?: RequestOptions): Promise<Schemas["FingerprintProof"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/fingerprint/proof", { ...init, body }),
+      options,
+    );
+  }
+
+  /** `GET /fingerprint/{stamp_id}/shadow/{scale}`: a shadow transform of a stamp's stored fingerprint. */
+  shadow(
+    stampId: string,
+    scale: Schemas["ShadowScale"],
+    options?: RequestOptions,
+  ): Promise<Schemas["ShadowTransform"]> {
+    return this.core.request(
+      "GET",
+      (init) =>
+        this.http.GET("/fingerprint/{stamp_id}/shadow/{scale}", {
+          ...init,
+          params: { path: { stamp_id: stampId, scale } },
+        }),
+      options,
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import type { components } from "../../../gen/openapi/types.js";
+import { multipartBody, prepareForm, type UploadParams } from "../core/multipart.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** `client.hash.create()` parameters: the document and the algorithm (default sha3-256). */
+export type HashParams = UploadParams<Schemas["HashForm"]>;
+
+/** Hashing a document without stamping it. */
+export class Hash extends APIResource {
+  /** `POST /hash`: the document's digest (nothing is stored). */
+  async create(params: HashParams, options?: RequestOptions): Promise<Schemas["HashResult"]> {
+    const body = (await prepareForm(params)) as Schemas["HashForm"];
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/hash", { ...init, body, bodySerializer: multipartBody }),
+      options,
+    );
+  }
+}

@@ -1,0 +1,23 @@
+import type { components } from "../../../gen/openapi/types.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** Ed25519 signing identities held by the service for the account that created them. */
+export class Identities extends APIResource {
+  /** `POST /identity`: a new identity of the calling account (needs an API key). */
+  create(options?: RequestOptions): Promise<Schemas["IdentityResponse"]> {
+    return this.core.request("POST", (init) => this.http.POST("/identity", init), options);
+  }
+
+  /** `GET /identity/{identity_id}`: public information about an identity. */
+  get(identityId: string, options?: RequestOptions): Promise<Schemas["IdentityInfo"]> {
+    return this.core.request(
+      "GET",
+      (init) =>
+        this.http.GET("/identity/{identity_id}", { ...init, params: { path: { identity_id: identityId } } }),
+      options,
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import type { components } from "../../../gen/openapi/types.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** Named stamp configurations. */
+export class Presets extends APIResource {
+  /** `GET /presets`: every preset, in the order casual, standard, archival, maximum. */
+  list(options?: RequestOptions): Promise<Schemas["Preset"][]> {
+    return this.core.request("GET", (init) => this.http.GET("/presets", init), options);
+  }
+
+  /** `GET /presets/{name}`: one preset (404 for a name that is not a preset). */
+  get(name: string, options?: RequestOptions): Promise<Schemas["Preset"]> {
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/presets/{name}", { ...init, params: { path: { name } } }),
+      options,
+    );
+  }
+}

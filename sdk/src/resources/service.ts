@@ -1,0 +1,55 @@
+import type { components } from "../../../gen/openapi/types.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** The service itself: root object, health, its reference pages and WebSocket statistics. */
+export class Service extends APIResource {
+  /** `GET /`: name and version of the service and the paths of its reference pages. */
+  root(options?: RequestOptions): Promise<Schemas["RootResponse"]> {
+    return this.core.request("GET", (init) => this.http.GET("/", init), options);
+  }
+
+  /**
+   * `GET /health`: `ok` or `degraded`. A service that is `down` answers 503, which throws an
+   * `InternalServerError` whose `body` is the health report.
+   */
+  health(options?: RequestOptions): Promise<Schemas["HealthResponse"]> {
+    return this.core.request("GET", (init) => this.http.GET("/health", init), options);
+  }
+
+  /** `GET /openapi.json`: the OpenAPI 3.1 description of the REST interface. */
+  openapi(options?: RequestOptions) {
+    return this.core.request("GET", (init) => this.http.GET("/openapi.json", init), options);
+  }
+
+  /** `GET /docs`: the Swagger UI reference page, as HTML text. */
+  docsPage(options?: RequestOptions): Promise<string> {
+    return this.core.request("GET", (init) => this.http.GET("/docs", { ...init, parseAs: "text" }), options);
+  }
+
+  /** `GET /redoc`: the Redoc reference page, as HTML text. */
+  redocPage(options?: RequestOptions): Promise<string> {
+    return this.core.request("GET", (init) => this.http.GET("/redoc", { ...init, parseAs: "text" }), options);
+  }
+
+  /** `GET /dashboard`: the live dashboard page, as HTML text. */
+  dashboardPage(options?: RequestOptions): Promise<string> {
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/dashboard", { ...init, parseAs: "text" }),
+      options,
+    );
+  }
+
+  /** `GET /dashboard/stats`: the dashboard's counts (stamps per minute, vaults by state, fees). */
+  dashboardStats(options?: RequestOptions): Promise<Schemas["DashboardStats"]> {
+    return this.core.request("GET", (init) => this.http.GET("/dashboard/stats", init), options);
+  }
+
+  /** `GET /ws/stats`: connections, subscriptions per channel and message counts of `/ws`. */
+  wsStats(options?: RequestOptions): Promise<Schemas["WsStats"]> {
+    return this.core.request("GET", (init) => this.http.GET("/ws/stats", init), options);
+  }
+}

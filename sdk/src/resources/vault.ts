@@ -1,0 +1,145 @@
+import type { components, operations } from "../../../gen/openapi/types.js";
+import { PagePromise } from "../core/pagination.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** `client.vault.list()` query: state filter, page size, first offset. */
+export type VaultListQuery = NonNullable<operations["listVaults"]["parameters"]["query"]>;
+
+/**
+ * The dead man's switch key escrow. Every method needs an API key except `fees()`. POSTs that
+ * create or renew (`create`, `heartbeat`, `batchHeartbeat`) are safe to retry: the server replays
+ * a request it has seen with the same `Idempotency-Key`.
+ */
+export class Vault extends APIResource {
+  /** `POST /vault/create`: escrows an already encrypted key; the vault starts `active`. */
+  create(body: Schemas["CreateVaultRequest"], options?: RequestOptions): Promise<Schemas["VaultResponse"]> {
+    return this.core.request("POST", (init) => this.http.POST("/vault/create", { ...init, body }), options);
+  }
+
+  /** `GET /vault/{id}`: a vault of the calling account (never its key). */
+  get(vaultId: string, options?: RequestOptions): Promise<Schemas["VaultResponse"]> {
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/vault/{id}", { ...init, params: { path: { id: vaultId } } }),
+      options,
+    );
+  }
+
+  /**
+   * `GET /vault/list`: the calling account's vaults, newest first. Await it for one page, or
+   * iterate all of them: `for await (const vault of client.vault.list())`.
+   */
+  list(query: VaultListQuery = {}, options?: RequestOptions): PagePromise<Schemas["VaultListItem"]> {
+    const { offset = 0, ...filter } = query;
+    return new PagePromise(
+      (at) =>
+        this.core.request(
+          "GET",
+          (init) => this.http.GET("/vault/list", { ...init, params: { query: { ...filter, offset: at } } }),
+          options,
+        ),
+      offset,
+    );
+  }
+
+  /** `POST /vault/{id}/heartbeat`: renews an active vault; the fee receipt is consumed. */
+  heartbeat(
+    vaultId: string,
+    body: Schemas["HeartbeatRequest"],
+    options?: RequestOptions,
+  ): Promise<Schemas["HeartbeatReceipt"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/vault/{id}/heartbeat", { ...init, params: { path: { id: vaultId } }, body }),
+      options,
+    );
+  }
+
+  /** `POST /vault/batch-heartbeat`: renews several vaults with one receipt; failures are listed, not thrown. */
+  batchHeartbeat(
+    body: Schemas["BatchHeartbeatRequest"],
+    options?: RequestOptions,
+  ): Promise<Schemas["BatchHeartbeatResult"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/vault/batch-heartbeat", { ...init, body }),
+      options,
+    );
+  }
+
+  /** `POST /vault/{id}/release`: the owner releases the vault early (if created with `allow_manual_release`). */
+  release(
+    vaultId: string,
+    body: Schemas["ReleaseRequest"],
+    options?: RequestOptions,
+  ): Promise<Schemas["ReleaseResult"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/vault/{id}/release", { ...init, params: { path: { id: vaultId } }, body }),
+      options,
+    );
+  }
+
+  /**
+   * `POST /vault/{id}/retrieve`: the encrypted key of a released or expired vault, authorized by
+   * the recipient's signature over `stampd-vault-retrieve:<vault_id>:<signed_at>`.
+   */
+  retrieve(
+    vaultId: string,
+    body: Schemas["RetrieveRequest"],
+    options?: RequestOptions,
+  ): Promise<Schemas["RetrievedKey"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/vault/{id}/retrieve", { ...init, params: { path: { id: vaultId } }, body }),
+      options,
+    );
+  }
+
+  /** `POST /vault/{id}/burn`: destroys the escrowed key for good. */
+  burn(
+    vaultId: string,
+    body: Schemas["BurnRequest"],
+    options?: RequestOptions,
+  ): Promise<Schemas["BurnResult"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/vault/{id}/burn", { ...init, params: { path: { id: vaultId } }, body }),
+      options,
+    );
+  }
+
+  /** `POST /vault/{id}/add-mirror`: adds a content URI (idempotent for a URI already listed). */
+  addMirror(
+    vaultId: string,
+    body: Schemas["AddMirrorRequest"],
+    options?: RequestOptions,
+  ): Promise<Schemas["VaultMirrors"]> {
+    return this.core.request(
+      "POST",
+      (init) =>
+        this.http.POST("/vault/{id}/add-mirror", { ...init, params: { path: { id: vaultId } }, body }),
+      options,
+    );
+  }
+
+  /** `GET /vault/fees`: the fee schedule a receipt must cover (no key needed). */
+  fees(options?: RequestOptions): Promise<Schemas["VaultFees"]> {
+    return this.core.request("GET", (init) => this.http.GET("/vault/fees", init), options);
+  }
+
+  /** `POST /vault/group/create`: groups vaults so one batch heartbeat renews them all. */
+  createGroup(
+    body: Schemas["HeartbeatGroupRequest"],
+    options?: RequestOptions,
+  ): Promise<Schemas["HeartbeatGroup"]> {
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/vault/group/create", { ...init, body }),
+      options,
+    );
+  }
+}

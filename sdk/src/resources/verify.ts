@@ -1,0 +1,86 @@
+import type { components } from "../../../gen/openapi/types.js";
+import { multipartBody, prepareForm, type UploadParams } from "../core/multipart.js";
+import type { RequestOptions } from "../core/request.js";
+import { APIResource } from "../core/resource.js";
+
+type Schemas = components["schemas"];
+
+/** `client.verify.stamp()` parameters: optionally the original document. */
+export type VerifyStampParams = UploadParams<Schemas["VerifyStampForm"]>;
+
+/**
+ * `client.verify.document()` parameters: the stamp document and optionally the original document.
+ * `stamp_json` accepts any object, as the spec does (`VerifyRequest.stamp_json` is a bare
+ * `type: object`, which openapi-typescript renders as `Record<string, never>`).
+ */
+export type VerifyDocumentParams = { stamp_json: Schemas["StampDocument"] | object } & Omit<
+  UploadParams<Schemas["VerifyForm"]>,
+  "stamp_json"
+>;
+
+/** Verification of stored stamps and of stamp documents, and the public verification page. */
+export class Verify extends APIResource {
+  /**
+   * `POST /stamps/{stamp_id}/verify`: verifies a stored stamp; with `file`, also checks that the
+   * document matches the stamped hash.
+   */
+  async stamp(
+    stampId: string,
+    params: VerifyStampParams = {},
+    options?: RequestOptions,
+  ): Promise<Schemas["VerifyResponse"]> {
+    const path = { stamp_id: stampId };
+    if (params.file === undefined) {
+      return this.core.request(
+        "POST",
+        (init) => this.http.POST("/stamps/{stamp_id}/verify", { ...init, params: { path } }),
+        options,
+      );
+    }
+    const body = (await prepareForm(params)) as Schemas["VerifyStampForm"];
+    return this.core.request(
+      "POST",
+      (init) =>
+        this.http.POST("/stamps/{stamp_id}/verify", {
+          ...init,
+          params: { path },
+          body,
+          bodySerializer: multipartBody,
+        }),
+      options,
+    );
+  }
+
+  /**
+   * `POST /verify`: verifies a stamp document (`stamp_json`) as a third party holds it. Sent as
+   * JSON, or as multipart with the document text first when `file` is given.
+   */
+  async document(params: VerifyDocumentParams, options?: RequestOptions): Promise<Schemas["VerifyResponse"]> {
+    const { stamp_json, file, filename } = params;
+    if (file === undefined) {
+      const body = { stamp_json } as Schemas["VerifyRequest"];
+      return this.core.request("POST", (init) => this.http.POST("/verify", { ...init, body }), options);
+    }
+    const form = { stamp_json: JSON.stringify(stamp_json), file, filename };
+    const body = (await prepareForm<Schemas["VerifyForm"]>(form)) as Schemas["VerifyForm"];
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/verify", { ...init, body, bodySerializer: multipartBody }),
+      options,
+    );
+  }
+
+  /** `GET /verify/{stamp_id}`: the public HTML verification page (a 404 page for unknown ids). */
+  page(stampId: string, options?: RequestOptions): Promise<string> {
+    return this.core.request(
+      "GET",
+      (init) =>
+        this.http.GET("/verify/{stamp_id}", {
+          ...init,
+          params: { path: { stamp_id: stampId } },
+          parseAs: "text",
+        }),
+      options,
+    );
+  }
+}

@@ -1,0 +1,131 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import type { components } from "../../../gen/openapi/types.js";
+
+type FingerprintDocument = components["schemas"]["FingerprintDocument"];
+type ShadowTransform = components["schemas"]["ShadowTransform"];
+type ShadowScale = components["schemas"]["ShadowScale"];
+type CompareResponse = components["schemas"]["CompareResponse"];
+type Assessment = components["schemas"]["Assessment"];
+type Similarities = components["schemas"]["Similarities"];
+
+/**
+ * Shadow transforms and their comparison (docs/fingerprint.md), portable so that the server's
+ * `/fingerprint/compare` and the SDK's offline proof verification compute the same numbers.
+ */
+export const SHADOW_SCALES: readonly ShadowScale[] = [2, 3, 5, 7, 11, 13];
+/** Values a full shadow keeps; a shadow with fewer holds every feature of its document. */
+export const SKETCH_SIZE = 128;
+
+const STRUCTURE_DOMAIN = utf8ToBytes("stampd-fingerprint-structure-v1");
+
+/** `resolution` of a scale: 100 / scale as percentage text with two decimals. */
+export const resolutionOf = (scale: number) => `${(100 / scale).toFixed(2)}%`;
+
+/** SHA-256 (hex) of shadow values, each as a 4-byte big-endian unsigned integer. */
+export function shadowHash(values: readonly number[]): string {
+  const bytes = new Uint8Array(values.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (const [i, v] of values.entries()) view.setUint32(i * 4, v);
+  return bytesToHex(sha256(bytes));
+}
+
+/**
+ * Jaccard similarity of two documents' feature sets estimated from their bottom-k sketches
+ * (Broder 1997; Cohen & Kaplan 2007): among the k smallest distinct values of the union, the share
+ * found in both. k is the size of the full sketches; a sketch shorter than SKETCH_SIZE is its whole
+ * set, so it never limits k, and two such sketches give the exact Jaccard index. Symmetric.
+ */
+export function sketchSimilarity(a: readonly number[], b: readonly number[]): number {
+  const k = Math.min(
+    a.length >= SKETCH_SIZE ? a.length : Infinity,
+    b.length >= SKETCH_SIZE ? b.length : Infinity,
+  );
+  let i = 0;
+  let j = 0;
+  let taken = 0;
+  let shared = 0;
+  while (taken < k && (i < a.length || j < b.length)) {
+    const x = i < a.length ? a[i]! : Infinity;
+    const y = j < b.length ? b[j]! : Infinity;
+    if (x === y) shared++;
+    if (x <= y) i++;
+    if (y <= x) j++;
+    taken++;
+  }
+  // Two empty sketches: two empty documents, which are identical.
+  return taken === 0 ? 1 : shared / taken;
+}
+
+/** The seed's assessment text (4.2 rule 3) for an overall similarity. */
+export function assessmentFor(overall: number): Assessment {
+  if (overall >= 0.9) return "Very similar - likely same or nearly identical documents";
+  if (overall >= 0.7) return "Similar - significant shared structure";
+  if (overall >= 0.5) return "Somewhat similar - some structural overlap";
+  return "Different - distinct structure";
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/**
+ * Per-scale similarities, their mean as the overall similarity (all rounded to 4 decimals) and the
+ * assessment of the rounded overall value. Documents must pass `shadowProblems` first.
+ */
+export function compareShadows(a: FingerprintDocument, b: FingerprintDocument): CompareResponse {
+  const raw = SHADOW_SCALES.map((scale) =>
+    sketchSimilarity(shadowAt(a, scale).values, shadowAt(b, scale).values),
+  );
+  const similarities = Object.fromEntries(
+    SHADOW_SCALES.map((scale, i) => [String(scale), round4(raw[i]!)]),
+  ) as Similarities;
+  const overall = round4(raw.reduce((sum, s) => sum + s, 0) / raw.length);
+  return { similarities, overall_similarity: overall, assessment: assessmentFor(overall) };
+}
+
+export function shadowAt(doc: FingerprintDocument, scale: number): ShadowTransform {
+  const shadow = doc.shadows.find((s) => s.scale === scale);
+  if (!shadow) throw new RangeError(`the fingerprint has no shadow at scale ${scale}`);
+  return shadow;
+}
+
+/** What is wrong with a document's shadows (empty when they are well formed and self-consistent). */
+export function shadowProblems(doc: FingerprintDocument): string[] {
+  const scales = doc.shadows.map((s) => s.scale).join(",");
+  if (scales !== SHADOW_SCALES.join(",")) {
+    return [`shadows must be one per scale ${SHADOW_SCALES.join(", ")} in that order, not ${scales}`];
+  }
+  return doc.shadows.flatMap(shadowTransformProblems);
+}
+
+function shadowTransformProblems(s: ShadowTransform): string[] {
+  const problems: string[] = [];
+  const at = `shadow at scale ${s.scale}`;
+  if (s.resolution !== resolutionOf(s.scale))
+    problems.push(`${at}: resolution is not ${resolutionOf(s.scale)}`);
+  if (s.length !== s.values.length) problems.push(`${at}: length is not the number of values`);
+  if (s.values.length > SKETCH_SIZE) problems.push(`${at}: more than ${SKETCH_SIZE} values`);
+  if (!strictlyIncreasingUint32(s.values))
+    problems.push(`${at}: values must be increasing 32-bit unsigned integers`);
+  else if (s.hash !== shadowHash(s.values)) problems.push(`${at}: hash does not match the values`);
+  return problems;
+}
+
+function strictlyIncreasingUint32(values: readonly number[]): boolean {
+  return values.every(
+    (v, i) => Number.isInteger(v) && v >= 0 && v < 2 ** 32 && (i === 0 || v > values[i - 1]!),
+  );
+}
+
+/**
+ * The commitment of a structure proof: SHA-256 of the ASCII domain
+ * `stampd-fingerprint-structure-v1`, the 32-byte Merkle root, the scale as one byte and the
+ * 32-byte shadow hash, in that order (hex in, hex out).
+ */
+export function structureCommitment(merkleRoot: string, scale: number, shadowHashHex: string): string {
+  const h = sha256.create();
+  h.update(STRUCTURE_DOMAIN);
+  h.update(hexToBytes(merkleRoot));
+  h.update(Uint8Array.of(scale));
+  h.update(hexToBytes(shadowHashHex));
+  return bytesToHex(h.digest());
+}

@@ -1,0 +1,163 @@
+import { verifyAsync } from "@noble/ed25519";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import type { components } from "../../../gen/openapi/types.js";
+import { type Checkpoint, verifyCheckpoint } from "./checkpoint.js";
+import { leafHash, verifyInclusion } from "./merkle.js";
+import { stampLeafData } from "./stamp-leaf.js";
+import type { AnchorState, StampDocument } from "./types.js";
+
+export type StampProof = components["schemas"]["StampProof"];
+
+export interface VerifyProofOptions {
+  /** Service keys (`ed25519:<hex>`) whose batch signatures to accept; absent: the proof's key is taken as given. */
+  trustedServiceKeys?: readonly string[];
+  /** Log verifier keys (`GET /log` `verifier_key`); absent: the log inclusion is not checked. */
+  trustedLogKeys?: readonly string[];
+}
+
+/** The outcome of each check of a stamp proof. */
+export interface ProofCheck {
+  /** Every check that ran passed (the log's only when `trustedLogKeys` were given). */
+  valid: boolean;
+  /** The proof's leaf is this stamp document. */
+  leaf: "valid" | "invalid";
+  /** The audit path leads from the leaf to the batch root. */
+  merkle: "valid" | "invalid";
+  batch_signature: "valid" | "invalid" | "untrusted_key";
+  /** The batch root is in a checkpoint signed by a trusted log key. */
+  log: "valid" | "invalid" | "absent" | "not_checked";
+  /** The verified checkpoint, when `log` is valid. */
+  checkpoint?: Checkpoint;
+  failures: string[];
+}
+
+/**
+ * Verifies offline that a stamp is in a batch its service signed (`GET /stamps/{id}/proof`):
+ * leaf = SHA-256(0x00 ‖ JCS(stamp)), the RFC 6962 audit path to the batch root, the Ed25519
+ * signature over the 32 root bytes, and, with `trustedLogKeys`, the root's inclusion in a C2SP
+ * checkpoint signed by the log. Portable: @noble only, no node: imports.
+ *
+ * @example
+ * const check = await verifyStampProof(stamp.stamp_json, proof, { trustedLogKeys: [log.verifier_key] });
+ * if (!check.valid) console.log(check.failures);
+ */
+export async function verifyStampProof(
+  stamp: StampDocument,
+  proof: StampProof,
+  options: VerifyProofOptions = {},
+): Promise<ProofCheck> {
+  const failures: string[] = [];
+  const leaf = leafCheck(stamp, proof, failures);
+  const merkle = merkleCheck(proof, failures);
+  const batch_signature = await batchSignatureCheck(proof, options, failures);
+  const { log, checkpoint } = await logCheck(proof, options, failures);
+  return { valid: failures.length === 0, leaf, merkle, batch_signature, log, checkpoint, failures };
+}
+
+function leafCheck(stamp: StampDocument, proof: StampProof, failures: string[]): ProofCheck["leaf"] {
+  const computed = leafHash(stampLeafData(stamp));
+  if (stamp.stamp_id === proof.stamp_id && bytesToHex(computed) === proof.leaf_hash) return "valid";
+  failures.push("leaf: the proof's leaf is not this stamp document");
+  return "invalid";
+}
+
+function merkleCheck(proof: StampProof, failures: string[]): ProofCheck["merkle"] {
+  const ok = safe(() =>
+    verifyInclusion(
+      hexToBytes(proof.leaf_hash),
+      proof.leaf_index,
+      proof.batch.tree_size,
+      proof.merkle_proof.map(hexToBytes),
+      hexToBytes(proof.batch.root),
+    ),
+  );
+  if (ok) return "valid";
+  failures.push(`merkle: the audit path does not lead from leaf ${proof.leaf_index} to the batch root`);
+  return "invalid";
+}
+
+async function batchSignatureCheck(
+  proof: StampProof,
+  options: VerifyProofOptions,
+  failures: string[],
+): Promise<ProofCheck["batch_signature"]> {
+  const { public_key: key, signature, root } = proof.batch;
+  // zip215 off: strict RFC 8032, the verdicts of OpenSSL on the server.
+  const ok = await Promise.resolve()
+    .then(() =>
+      verifyAsync(hexToBytes(signature), hexToBytes(root), hexToBytes(key.slice(8)), { zip215: false }),
+    )
+    .catch(() => false);
+  if (!ok) {
+    failures.push(`batch signature: does not verify against ${key}`);
+    return "invalid";
+  }
+  if (options.trustedServiceKeys && !options.trustedServiceKeys.includes(key)) {
+    failures.push(`batch signature: key ${key} is not a trusted service key`);
+    return "untrusted_key";
+  }
+  return "valid";
+}
+
+async function logCheck(
+  proof: StampProof,
+  options: VerifyProofOptions,
+  failures: string[],
+): Promise<Pick<ProofCheck, "log" | "checkpoint">> {
+  if (!options.trustedLogKeys) return { log: "not_checked" };
+  if (!proof.log) {
+    failures.push("log: the proof has no log inclusion yet");
+    return { log: "absent" };
+  }
+  try {
+    const checkpoint = await verifyCheckpoint(proof.log.checkpoint, options.trustedLogKeys);
+    const included =
+      checkpoint.treeSize === proof.log.tree_size &&
+      verifyInclusion(
+        leafHash(hexToBytes(proof.batch.root)),
+        proof.log.index,
+        proof.log.tree_size,
+        proof.log.inclusion_proof.map(hexToBytes),
+        checkpoint.rootHash,
+      );
+    if (included) return { log: "valid", checkpoint };
+    failures.push(`log: the batch root is not entry ${proof.log.index} of the signed checkpoint`);
+  } catch (err) {
+    // A checkpoint that does not parse or verify (CheckpointError), or malformed hex in the proof.
+    failures.push(`log: ${(err as Error).message}`);
+  }
+  return { log: "invalid" };
+}
+
+function safe(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Anchor states of a stamp as far as its proof shows them offline: when the proof fails, every
+ * anchor is `failed` (the states are about some other batch); when it holds, the `log` anchor is
+ * confirmed by the verified inclusion (with `trustedLogKeys`), the others are as the service
+ * reported them in the proof.
+ */
+export async function anchorsFromProof(
+  stamp: StampDocument,
+  proof: StampProof,
+  options: VerifyProofOptions,
+): Promise<AnchorState[]> {
+  const check = await verifyStampProof(stamp, proof, options);
+  return stamp.anchors.map((type): AnchorState => {
+    if (!check.valid) return { type, status: "failed", reason: `proof: ${check.failures[0]}` };
+    const reported = proof.anchors.find((a) => a.type === type) ?? { type, status: "pending" };
+    if (type !== "log" || check.log !== "valid") return reported;
+    return {
+      type,
+      status: "confirmed",
+      reference: String(proof.log!.index),
+      confirmed_at: reported.confirmed_at ?? proof.batch.sealed_at,
+    };
+  });
+}

@@ -1,0 +1,83 @@
+import { verifyAsync } from "@noble/ed25519";
+import { hexToBytes } from "@noble/hashes/utils.js";
+import { checkStamp } from "./check.js";
+import { digestDocument } from "./digest.js";
+import { isStampDocument } from "./format.js";
+import { anchorsFromProof, type StampProof } from "./stamp-proof.js";
+import type { AnchorState, VerifyResult } from "./types.js";
+
+export interface VerifyStampOptions {
+  /** The original document; its hash is compared with the stamp's (`details.content_hash`). */
+  document?: Uint8Array | Blob;
+  /**
+   * Service keys (`ed25519:<hex>`) to accept, e.g. from the deployment's documentation. Without
+   * them the embedded `service_public_key` is taken as given: the stamp is then only shown to be
+   * intact and consistently signed, not to come from a particular service.
+   */
+  trustedServiceKeys?: string[];
+  /**
+   * Anchor states as the service reports them (`anchors` of GET /stamps/{id}). Offline they are
+   * unknown, so by default each requested anchor counts as `pending`, as it did at creation.
+   */
+  anchors?: AnchorState[];
+  /**
+   * The stamp's proof (`GET /stamps/{id}/proof`): checked offline (verifyStampProof), it decides the
+   * anchor states instead of `anchors`. With `trustedLogKeys` its log inclusion confirms the `log`
+   * anchor; a proof that does not hold makes every anchor `failed`.
+   */
+  proof?: StampProof;
+  /** Log verifier keys (`GET /log` `verifier_key`) for `proof`. */
+  trustedLogKeys?: string[];
+}
+
+/**
+ * Verifies a stamp document (`stamp_json`, as an object or as JSON text) without any network
+ * access: its format, the service and author Ed25519 signatures over its RFC 8785 canonical form,
+ * and optionally the document's hash. The result has the shape of the REST `VerifyResponse`.
+ * Portable: @noble/ed25519 (WebCrypto SHA-512), @noble/hashes and canonicalize only.
+ *
+ * @example
+ * const result = await verifyStamp(stampJson, { document: await file.arrayBuffer().then((b) => new Uint8Array(b)) });
+ * if (!result.is_valid) console.log(result.details.failures);
+ */
+export async function verifyStamp(
+  stampJson: unknown,
+  options: VerifyStampOptions = {},
+): Promise<VerifyResult> {
+  const stamp = typeof stampJson === "string" ? parseJson(stampJson) : stampJson;
+  const content =
+    options.document && isStampDocument(stamp)
+      ? {
+          algorithm: stamp.document.algorithm,
+          hex: await digestDocument(stamp.document.algorithm, options.document),
+        }
+      : null;
+  const { anchors, proof } = options;
+  return checkStamp(stamp, {
+    verifySignature: verifyEd25519,
+    content,
+    trustedServiceKeys: options.trustedServiceKeys,
+    anchorStates: proof
+      ? (document) => anchorsFromProof(document, proof, options)
+      : anchors && (() => anchors),
+  });
+}
+
+async function verifyEd25519(publicKey: string, message: Uint8Array, signatureHex: string): Promise<boolean> {
+  try {
+    const key = hexToBytes(publicKey.slice("ed25519:".length));
+    // zip215 off: strict RFC 8032 rules, the same verdicts as OpenSSL on the server.
+    return await verifyAsync(hexToBytes(signatureHex), message, key, { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+/** JSON text that does not parse is reported as an invalid format, like any other bad document. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

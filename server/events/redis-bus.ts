@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import type { Logger } from "../logger.js";
+import type { DomainEvent, EventBus, EventType, Listener } from "./bus.js";
+import { MemoryEventBus } from "./memory-bus.js";
+
+export interface RedisBusOptions {
+  url: string;
+  /** `REDIS_PREFIX`: the channel is `<prefix>events`, so deployments sharing a Redis stay apart. */
+  prefix: string;
+  logger: Logger;
+}
+
+/** What crosses Redis: the event and the instance that published it. */
+interface Envelope {
+  origin: string;
+  event: DomainEvent;
+}
+
+/**
+ * Events across instances through Redis pub/sub. An event is delivered to this instance's listeners
+ * at once, in process, and published on the channel tagged with this instance's id; every instance
+ * delivers what arrives from the others and skips its own echo. So each instance delivers each
+ * event exactly once, local delivery keeps the in-process bus's order and timing, and a Redis outage
+ * costs only the other instances' copies. Pub/sub is at most once: an instance that is disconnected
+ * when an event is published never gets it (the WebSocket contract promises no replay).
+ */
+export class RedisEventBus implements EventBus {
+  /** Unique per process start, so a restarted instance never mistakes another's events for its own. */
+  readonly instanceId = randomUUID();
+  private readonly local: MemoryEventBus;
+  private readonly channel: string;
+  private publishFailing = false;
+
+  private constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+    private readonly options: RedisBusOptions,
+  ) {
+    this.local = new MemoryEventBus(options.logger);
+    this.channel = `${options.prefix}events`;
+  }
+
+  /** Connects and subscribes before resolving, so no event published after start is missed. */
+  static async connect(options: RedisBusOptions): Promise<RedisEventBus> {
+    // No offline queue: while Redis is away, publishing fails at once instead of piling up events.
+    const publisher = new Redis(options.url, { lazyConnect: true, enableOfflineQueue: false });
+    const subscriber = publisher.duplicate();
+    for (const redis of [publisher, subscriber]) {
+      // ioredis reconnects (and re-subscribes) by itself; each failed attempt lands here.
+      redis.on("error", (err) => options.logger.warn({ err }, "event bus Redis connection failed"));
+    }
+    const bus = new RedisEventBus(publisher, subscriber, options);
+    try {
+      await Promise.all([publisher.connect(), subscriber.connect()]);
+      subscriber.on("message", (_channel: string, message: string) => bus.receive(message));
+      await subscriber.subscribe(bus.channel);
+    } catch (err) {
+      publisher.disconnect();
+      subscriber.disconnect();
+      throw new Error(`cannot reach REDIS_URL for events: ${(err as Error).message}`);
+    }
+    return bus;
+  }
+
+  publish<T extends EventType>(event: DomainEvent<T>): void {
+    this.local.publish(event);
+    const envelope: Envelope = { origin: this.instanceId, event: event as unknown as DomainEvent };
+    this.publisher.publish(this.channel, JSON.stringify(envelope)).then(
+      () => this.publishSucceeded(),
+      (err) => this.publishFailed(err, event.type),
+    );
+  }
+
+  subscribe(listener: Listener): () => void {
+    return this.local.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    // QUIT needs a live connection; without one there is nothing to flush.
+    await Promise.all(
+      [this.publisher, this.subscriber].map((redis) => redis.quit().catch(() => redis.disconnect())),
+    );
+    await this.local.close();
+  }
+
+  private receive(message: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(message) as Envelope;
+    } catch (err) {
+      this.options.logger.warn({ err, channel: this.channel }, "malformed event on the bus");
+      return;
+    }
+    if (envelope.origin !== this.instanceId) this.local.publish(envelope.event);
+  }
+
+  // One warning per outage rather than one per event.
+  private publishFailed(err: Error, type: EventType): void {
+    if (this.publishFailing) return;
+    this.publishFailing = true;
+    this.options.logger.warn({ err, type }, "events are not reaching other instances (Redis publish failed)");
+  }
+
+  private publishSucceeded(): void {
+    if (!this.publishFailing) return;
+    this.publishFailing = false;
+    this.options.logger.info("events reach other instances again");
+  }
+}

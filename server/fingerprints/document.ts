@@ -1,0 +1,61 @@
+import { treeHeight } from "../../sdk/src/verify/merkle.js";
+import { SHADOW_SCALES } from "../../sdk/src/verify/shadows.js";
+import type { ChunkList } from "./chunk-list.js";
+import { entropy } from "./entropy.js";
+import { chunkLeafHashes, merkle } from "./merkle.js";
+import {
+  type DecompositionMethod,
+  FINGERPRINT_FORMAT,
+  type FingerprintDocument,
+  type FingerprintResponse,
+  type ProofType,
+  type ShadowTransform,
+} from "./types.js";
+
+export interface DocumentParts {
+  method: DecompositionMethod;
+  size: number;
+  sha3Hex: string;
+  list: ChunkList;
+  histogram: Float64Array;
+  shadows: ShadowTransform[];
+}
+
+/** The fingerprint document; its member order is fixed so equal inputs give equal JSON bytes. */
+export function assembleDocument(parts: DocumentParts): FingerprintDocument {
+  const { chunks, sections } = parts.list;
+  const root = merkle.merkleRoot(chunkLeafHashes(chunks.map((c) => c.hash)));
+  return {
+    format: FINGERPRINT_FORMAT,
+    standard_hash: `sha3-256:${parts.sha3Hex}`,
+    merkle_root: Buffer.from(root).toString("hex"),
+    chunk_count: chunks.length,
+    tree_depth: treeHeight(chunks.length),
+    entropy: entropy(parts.histogram, parts.size),
+    decomposition_method: parts.method,
+    size_bytes: parts.size,
+    chunks,
+    ...(parts.method === "hierarchical" ? { sections } : {}),
+    shadows: parts.shadows,
+  };
+}
+
+/** The REST answer: the document's summary fields beside the document itself. */
+export function fingerprintResponse(doc: FingerprintDocument): FingerprintResponse {
+  return {
+    standard_hash: doc.standard_hash,
+    merkle_root: doc.merkle_root,
+    chunk_count: doc.chunk_count,
+    tree_depth: doc.tree_depth,
+    shadow_scales: [...SHADOW_SCALES],
+    entropy: doc.entropy,
+    decomposition_method: doc.decomposition_method,
+    proofs_available: proofsAvailable(doc),
+    fingerprint_json: doc,
+  };
+}
+
+/** An existence proof needs a chunk to prove; an empty document has none. */
+export function proofsAvailable(doc: FingerprintDocument): ProofType[] {
+  return doc.chunk_count > 0 ? ["existence", "structure", "similarity"] : ["structure", "similarity"];
+}

@@ -1,0 +1,16 @@
+import type { components } from "../../gen/openapi/types.js";
+
+export type FingerprintDocument = components["schemas"]["FingerprintDocument"];
+export type FingerprintResponse = components["schemas"]["FingerprintResponse"];
+export type DecompositionMethod = components["schemas"]["DecompositionMethod"];
+export type ShadowTransform = components["schemas"]["ShadowTransform"];
+export type ShadowScale = components["schemas"]["ShadowScale"];
+export type ProofType = components["schemas"]["ProofType"];
+
+export const FINGERPRINT_FORMAT = "stampd.fingerprint/v1";
+export const DECOMPOSITION_METHODS: readonly DecompositionMethod[] = [
+  "hierarchical",
+  "flat",
+  "content_addressed",
+  "semantic",
+];

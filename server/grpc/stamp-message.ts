@@ -1,0 +1,49 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  HashAlgorithm,
+  type Proof,
+  ProofSchema,
+  type Stamp,
+  StampSchema,
+  StampStatus,
+} from "../../gen/proto/svc/v1/stamp_pb.js";
+import { type HashAlgorithm as Algorithm, formatContentHash } from "../hashing/algorithms.js";
+import type { StampProof } from "../proofs/stamp-evidence.js";
+import type { StampStatus as Status } from "../stamps/stamp-repository.js";
+import type { StampView } from "../stamps/stamp-view.js";
+
+/** The proto enum of each algorithm; the seed's enum has no BLAKE3 value (stamp.proto: UNSPECIFIED). */
+export const algorithmEnum: Record<Algorithm, HashAlgorithm> = {
+  "sha3-256": HashAlgorithm.SHA3_256,
+  sha256: HashAlgorithm.SHA256,
+  blake3: HashAlgorithm.UNSPECIFIED,
+};
+
+const statusEnum: Record<Status, StampStatus> = {
+  pending: StampStatus.PENDING,
+  confirmed: StampStatus.CONFIRMED,
+  anchored: StampStatus.ANCHORED,
+};
+
+/** A stamp as svc.v1.Stamp: the same stamp REST and WebSocket show, in the proto's terms. */
+export function toStampMessage(view: StampView): Stamp {
+  const { stamp } = view;
+  const { document } = stamp;
+  return create(StampSchema, {
+    id: stamp.id,
+    contentHash: formatContentHash({ algorithm: document.document.algorithm, hex: document.document.hash }),
+    algorithm: algorithmEnum[document.document.algorithm],
+    timestamp: timestampFromDate(new Date(document.created_at)),
+    status: statusEnum[stamp.status],
+    description: document.description ?? "",
+    metadata: document.metadata ?? {},
+    proof: view.proof ? proofMessage(view.proof) : undefined,
+  });
+}
+
+/** The Merkle batch proof and the anchors confirmed so far; absent while the stamp is pending. */
+function proofMessage(proof: StampProof): Proof {
+  const { primeSignature, witnesses, chainAnchor, merkleRoot, merkleProof } = proof;
+  return create(ProofSchema, { primeSignature, witnesses, chainAnchor, merkleRoot, merkleProof });
+}

@@ -1,0 +1,97 @@
+import { hexToBytes } from "@noble/hashes/utils.js";
+import { checkpointText, signatureLine, verifierKey } from "../../sdk/src/verify/checkpoint.js";
+import type { Clock } from "../clock.js";
+import { merkle } from "../fingerprints/merkle.js";
+import type { Signer } from "../keys/ed25519.js";
+import type { LogRepository, StoredCheckpoint } from "./log-repository.js";
+import { LogTree } from "./log-tree.js";
+
+const encoder = new TextEncoder();
+
+/** Log leaf hash of a batch root: RFC 6962 leaf over the root's 32 bytes. */
+export const rootLeafHash = (root: Uint8Array): Uint8Array => merkle.leafHash(root);
+
+/**
+ * stampd's append-only transparency log (RFC 6962 over batch roots) with C2SP checkpoints signed
+ * by the service key under the name `origin`. The store holds the entries; each process mirrors
+ * them in a LogTree and catches up before answering, so any instance serves any checkpoint.
+ */
+export class TransparencyLog {
+  private readonly tree = new LogTree();
+  private readonly batchIds: string[] = [];
+  private catchingUp: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly repo: LogRepository,
+    private readonly signer: Signer,
+    readonly origin: string,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The key clients pin: `<origin>+<key id>+<base64 key>`. */
+  get verifierKey(): string {
+    return verifierKey(this.origin, this.publicKeyBytes());
+  }
+
+  get publicKey(): string {
+    return this.signer.publicKey;
+  }
+
+  /** Appends the batches sealed since the last call and signs a checkpoint of the new size. */
+  async sequence(): Promise<StoredCheckpoint> {
+    await this.repo.appendSealed(this.clock.now(), rootLeafHash);
+    await this.catchUp();
+    const latest = await this.repo.latestCheckpoint();
+    if (latest && latest.treeSize >= this.tree.size) return latest;
+    const checkpoint = this.sign(this.tree.size);
+    await this.repo.saveCheckpoint(checkpoint);
+    return checkpoint;
+  }
+
+  /** The latest signed checkpoint (signing the empty log's on first use). */
+  async checkpoint(): Promise<StoredCheckpoint> {
+    return (await this.repo.latestCheckpoint()) ?? this.sequence();
+  }
+
+  async inclusion(index: number, treeSize: number) {
+    await this.reach(treeSize);
+    const proof = this.tree.inclusionProof(index, treeSize);
+    return { leafHash: this.tree.leaf(index), batchId: this.batchIds[index]!, proof };
+  }
+
+  async consistency(first: number, second: number) {
+    await this.reach(second);
+    const proof = this.tree.consistencyProof(first, second);
+    return { firstRoot: this.tree.root(first), secondRoot: this.tree.root(second), proof };
+  }
+
+  /** Catches up when `size` is beyond what this process has seen (another instance appended). */
+  private async reach(size: number): Promise<void> {
+    if (size > this.tree.size) await this.catchUp();
+  }
+
+  /** Loads the entries appended since the last catch-up; concurrent calls run one after another. */
+  private catchUp(): Promise<void> {
+    const run = this.catchingUp.then(async () => {
+      for (const entry of await this.repo.entriesFrom(this.tree.size)) {
+        this.tree.append(entry.leafHash);
+        this.batchIds.push(entry.batchId);
+      }
+    });
+    // A failed catch-up (store down) must not block the next one.
+    this.catchingUp = run.catch(() => {});
+    return run;
+  }
+
+  private sign(treeSize: number): StoredCheckpoint {
+    const root = this.tree.root(treeSize);
+    const text = checkpointText({ origin: this.origin, treeSize, rootHash: root });
+    const signature = hexToBytes(this.signer.sign(encoder.encode(text)));
+    const note = `${text}\n${signatureLine(this.origin, this.publicKeyBytes(), signature)}`;
+    return { treeSize, root, note, signedAt: this.clock.now() };
+  }
+
+  private publicKeyBytes(): Uint8Array {
+    return hexToBytes(this.signer.publicKey.slice("ed25519:".length));
+  }
+}

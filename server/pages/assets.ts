@@ -1,0 +1,34 @@
+import { fileURLToPath } from "node:url";
+import express, { type Router } from "express";
+import { pageScript } from "./bundle.js";
+import type { PageScript } from "./layout.js";
+
+const stylesDir = fileURLToPath(new URL("./assets/", import.meta.url));
+const scripts: PageScript[] = ["verify", "dashboard"];
+
+/**
+ * The pages' own assets under /pages/assets/: the stylesheet and the bundled page scripts. Like the
+ * reference pages' assets they are mounted before authentication and rate limiting (a page costs
+ * one request, not one per asset). Browsers revalidate them (ETag), so a new release shows at once.
+ */
+export function pageAssets(): Router {
+  const router = express.Router();
+  router.use("/pages/assets", (_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
+  for (const script of scripts) {
+    router.get(`/pages/assets/${script}.js`, async (_req, res, next) => {
+      try {
+        res
+          .type("text/javascript")
+          .setHeader("Cache-Control", "no-cache")
+          .send(await pageScript(script));
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+  router.use("/pages/assets", express.static(stylesDir, { index: false, fallthrough: false }));
+  return router;
+}

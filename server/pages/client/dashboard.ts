@@ -1,0 +1,135 @@
+import type { components } from "../../../gen/openapi/types.js";
+import { StampdSocket } from "../../../sdk/src/ws/client.js";
+import { drawChart } from "./chart.js";
+import { type ListedEvent, listedEvents, showEvent } from "./event-list.js";
+import { showLog } from "./log-panel.js";
+import { addToSeries } from "./minute-series.js";
+
+// The dashboard's live part: counts from GET /dashboard/stats, kept current by the public events of
+// /ws (all_stamps, all_vaults) through the SDK's WebSocket client, which reconnects by itself.
+
+type DashboardStats = components["schemas"]["DashboardStats"];
+
+// A stamp_created event is counted at once. Every other event makes the page fetch the counts
+// again (at most once per RECOUNT_DELAY_MS): a vault's new state cannot be counted from its event
+// alone (a burn does not say which state it left), and a confirmed stamp means a new checkpoint.
+const REFRESH_MS = 30_000;
+const RECOUNT_DELAY_MS = 2_000;
+const LIVE = "● Live: updates as events arrive";
+const STOPPED = "Not connected: live updates stopped. Reload the page to try again.";
+
+const root = document.getElementById("dashboard");
+if (root) start(root);
+
+function start(root: HTMLElement): void {
+  const { statsUrl = "", socketUrl = "", verifyUrl = "" } = root.dataset;
+  const logUrl = document.getElementById("log")?.dataset.logUrl ?? "";
+  const list = document.getElementById("events")!;
+  let current: DashboardStats | undefined;
+  const show = (stats: DashboardStats) => {
+    current = stats;
+    renderStats(stats);
+  };
+  const refresh = async () => {
+    void showLog(logUrl);
+    const stats = await fetchStats(statsUrl);
+    if (stats) show(stats);
+  };
+  const recount = throttled(refresh, RECOUNT_DELAY_MS);
+  const onEvent = (event: ListedEvent) => {
+    showEvent(list, event, verifyUrl);
+    if (event.type !== "stamp_created") recount();
+    else if (current) show(withStamp(current, event.data.timestamp));
+  };
+  follow(socketUrl, onEvent, refresh);
+  void refresh();
+  setInterval(refresh, REFRESH_MS);
+}
+
+/** The counts, or undefined when they cannot be had now (a 429, an outage): the page keeps its numbers. */
+async function fetchStats(url: string): Promise<DashboardStats | undefined> {
+  try {
+    const res = await fetch(url, { headers: { accept: "application/json" } });
+    return res.ok ? await res.json() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withStamp(stats: DashboardStats, createdAt: string): DashboardStats {
+  const { stamps } = stats;
+  const perMinute = addToSeries(stamps.per_minute, new Date(createdAt));
+  return { ...stats, stamps: { ...stamps, created: stamps.created + 1, per_minute: perMinute } };
+}
+
+function renderStats(stats: DashboardStats): void {
+  setCount("stamps", stats.stamps.created);
+  for (const state of ["active", "released", "expired", "burned", "heartbeats"] as const)
+    setCount(state, stats.vaults[state]);
+  setCount("vaults", stats.vaults.total);
+  setCount("fees", stats.fees.collected);
+  setCount("connections", stats.websocket.connections);
+  drawChart(document.getElementById("chart") as unknown as SVGSVGElement, stats.stamps.per_minute);
+  const total = stats.stamps.per_minute.counts.reduce((a, b) => a + b, 0);
+  document.getElementById("chart-desc")!.textContent =
+    `Stamps created in each of the last 60 minutes: ${total} in all.`;
+}
+
+/**
+ * Follows all_stamps and all_vaults. After a reconnection the missed events are not replayed, so
+ * `onReconnected` recounts; a ping, queued until the connection is back, tells when that is.
+ */
+function follow(url: string, onEvent: (event: ListedEvent) => void, onReconnected: () => void): void {
+  setConnection("Connecting…", false);
+  const socket = new StampdSocket({
+    url,
+    onReconnecting: () => {
+      setConnection("Reconnecting…", false);
+      socket.ping().then(
+        () => {
+          setConnection(LIVE, true);
+          onReconnected();
+        },
+        () => {},
+      );
+    },
+  });
+  for (const type of Object.keys(listedEvents) as ListedEvent["type"][]) void listen(socket, type, onEvent);
+  Promise.all([socket.subscribe("all_stamps"), socket.subscribe("all_vaults")]).then(
+    () => setConnection(LIVE, true),
+    () => setConnection(STOPPED, false),
+  );
+}
+
+async function listen(socket: StampdSocket, type: ListedEvent["type"], onEvent: (e: ListedEvent) => void) {
+  try {
+    for await (const event of socket.events(type)) onEvent(event as ListedEvent);
+  } catch {
+    setConnection(STOPPED, false);
+  }
+}
+
+/** `fn` at most once per `ms`, `ms` after the first call of a burst. */
+function throttled(fn: () => unknown, ms: number): () => void {
+  let scheduled = false;
+  return () => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      fn();
+    }, ms);
+  };
+}
+
+function setCount(name: string, value: number | string): void {
+  const el = document.querySelector(`[data-count="${name}"]`);
+  if (el) el.textContent = String(value);
+}
+
+/** The connection's state, in words (the colour only repeats it). */
+function setConnection(text: string, live: boolean): void {
+  const el = document.getElementById("connection")!;
+  el.textContent = text;
+  el.classList.toggle("live", live);
+}

@@ -1,0 +1,74 @@
+import type { HashAlgorithm } from "../../../sdk/src/verify/types.js";
+import { fileDigest } from "./file-digest.js";
+
+// The verification page's file check: a file chosen or dropped is hashed here, in the browser, and
+// compared with the hash the stamp records. Nothing is uploaded.
+
+const names: Record<HashAlgorithm, string> = { "sha3-256": "SHA3-256", sha256: "SHA-256", blake3: "BLAKE3" };
+
+type Say = (kind: "working" | "match" | "mismatch" | "error", text: string) => void;
+
+const section = document.getElementById("file-check");
+if (section) setUp(section);
+
+function setUp(section: HTMLElement): void {
+  const algorithm = section.dataset.algorithm as HashAlgorithm;
+  const expected = section.dataset.hash ?? "";
+  const result = document.getElementById("file-result")!;
+  // Only the latest file's answer is shown, however the hashing of earlier ones ends.
+  let latest = 0;
+  const check = (file: File) => {
+    const run = ++latest;
+    void compare(file, algorithm, expected, (kind, text) => {
+      if (run !== latest) return;
+      result.className = `file-result ${kind}`;
+      result.textContent = text;
+    });
+  };
+  const input = document.getElementById("file-input") as HTMLInputElement;
+  input.addEventListener("change", () => {
+    if (input.files?.[0]) check(input.files[0]);
+  });
+  acceptDrops(document.getElementById("dropzone")!, check);
+}
+
+async function compare(file: File, algorithm: HashAlgorithm, expected: string, say: Say): Promise<void> {
+  const name = names[algorithm];
+  say("working", `Hashing ${file.name} with ${name}…`);
+  try {
+    const digest = await fileDigest(file, algorithm, progress(file, say));
+    if (digest === expected) say("match", `✓ ${file.name} matches this stamp (${name} ${digest}).`);
+    else
+      say(
+        "mismatch",
+        `✗ ${file.name} does not match this stamp: its ${name} is ${digest}, the stamp records ${expected}.`,
+      );
+  } catch (err) {
+    say("error", `Could not read ${file.name}: ${(err as Error).message}`);
+  }
+}
+
+function acceptDrops(zone: HTMLElement, check: (file: File) => void): void {
+  zone.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    zone.classList.add("dragging");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+  zone.addEventListener("drop", (event) => {
+    event.preventDefault();
+    zone.classList.remove("dragging");
+    const file = event.dataTransfer?.files[0];
+    if (file) check(file);
+  });
+}
+
+/** Progress in steps of 10 %, so a screen reader is not flooded with announcements. */
+function progress(file: File, say: Say): (fraction: number) => void {
+  let shown = 0;
+  return (fraction) => {
+    const step = Math.floor(fraction * 10) * 10;
+    if (step <= shown || step >= 100) return;
+    shown = step;
+    say("working", `Hashing ${file.name}: ${step} %…`);
+  };
+}

@@ -1,0 +1,18 @@
+import type { components } from "../../gen/openapi/types.js";
+import { linkTo } from "./links.js";
+
+type StampResponse = components["schemas"]["StampResponse"];
+
+/**
+ * Where to download a stamp's RFC 3161 time-stamp token (operation getStampTimestamp, GET
+ * /stamps/{stamp_id}/timestamp.tsr), for a stamp that has one: the service grants it once the
+ * stamp is in a sealed batch (a pending stamp answers 409), and never for BLAKE3, which has no
+ * object identifier RFC 3161 could name (422). Undefined otherwise, so the page shows no dead link.
+ */
+export function tokenUrl(
+  base: string,
+  stamp: Pick<StampResponse, "stamp_id" | "status" | "hash_algorithm">,
+): string | undefined {
+  if (stamp.status === "pending" || stamp.hash_algorithm === "blake3") return undefined;
+  return linkTo(base, "stamps", stamp.stamp_id, "timestamp.tsr");
+}

@@ -1,0 +1,100 @@
+import type { components } from "../../gen/openapi/types.js";
+import type { VerifyResult } from "../../sdk/src/verify/types.js";
+import { anchorTimeline } from "./anchor-timeline.js";
+import { algorithmName } from "./format.js";
+import { html, type SafeHtml } from "./html.js";
+import { layout } from "./layout.js";
+import { linkTo } from "./links.js";
+import { stampDetails } from "./stamp-details.js";
+import { verdictOf } from "./verdict.js";
+
+type StampResponse = components["schemas"]["StampResponse"];
+
+export interface VerifyPageInput {
+  base: string;
+  stamp: StampResponse;
+  /** The server's verification of the stored stamp (signatures, anchors, trust). */
+  result: VerifyResult;
+  /** Where the RFC 3161 token of this stamp can be downloaded, when the service offers it. */
+  tokenUrl?: string;
+}
+
+/** GET /verify/{stamp_id}: the public page a third party reads to judge a stamp. */
+export function verifyPage(input: VerifyPageInput): string {
+  const { stamp } = input;
+  const main = html`<h1>Stamp <code class="value">${stamp.stamp_id}</code></h1>
+${verdictSection(input.result)}
+${stampDetails(stamp)}
+${trustSection(input.result)}
+${anchorTimeline(stamp)}
+${fileCheck(stamp)}
+${downloads(input)}`;
+  return layout({ base: input.base, title: `Stamp ${stamp.stamp_id}`, main, script: "verify" });
+}
+
+function verdictSection(result: VerifyResult): SafeHtml {
+  const verdict = verdictOf(result);
+  const { details } = result;
+  return html`<section class="verdict verdict-${verdict.kind}" aria-labelledby="verdict-title">
+<h2 id="verdict-title"><span class="verdict-symbol" aria-hidden="true">${verdict.symbol}</span> ${verdict.headline}</h2>
+<p>${verdict.summary}</p>
+<ul class="checks">
+<li>Format: ${details.format}</li>
+<li>Service signature: ${details.service_signature.replace("_", " ")}</li>
+<li>Author signature: ${details.author_signature}</li>
+</ul>
+${details.failures.length ? html`<ul class="failures">${details.failures.map((f) => html`<li>${f}</li>`)}</ul>` : ""}
+</section>`;
+}
+
+function trustSection(result: VerifyResult): SafeHtml {
+  const met = result.trust_met ? "met" : "not met";
+  return html`<section aria-labelledby="trust-title">
+<h2 id="trust-title">Trust score</h2>
+<p class="trust trust-${result.trust_met ? "met" : "unmet"}"><strong>${result.trust_score}</strong> of ${result.trust_threshold} required: ${met}.</p>
+${trustMeter(result.trust_score, result.trust_threshold)}
+<p class="note">Service signature +1, author signature +2, fingerprint +1, each pending anchor +1, each confirmed anchor +3.</p>
+</section>`;
+}
+
+/**
+ * A meter whose boundary sits just below the threshold, so browsers draw a met score in their
+ * "optimum" colour and a score below it in their "poor" one.
+ */
+function trustMeter(score: number, threshold: number): SafeHtml {
+  const max = Math.max(score, threshold, 1);
+  const boundary = Math.max(threshold - 0.5, 0);
+  return html`<meter min="0" max="${max}" low="${boundary}" high="${boundary}" optimum="${max}" value="${score}" aria-label="Trust score">${score} of ${threshold}</meter>`;
+}
+
+function fileCheck(stamp: StampResponse): SafeHtml {
+  const algorithm = algorithmName(stamp.hash_algorithm);
+  return html`<section class="file-check" id="file-check" aria-labelledby="check-title" data-algorithm="${stamp.hash_algorithm}" data-hash="${stamp.document_hash}">
+<h2 id="check-title">Check a file against this stamp</h2>
+<p>Your file is hashed with ${algorithm} in this browser; it is never uploaded.</p>
+<div class="dropzone" id="dropzone">
+<p>Drop a file here, or</p>
+<label class="button" for="file-input">Choose a file</label>
+<input class="visually-hidden" type="file" id="file-input">
+</div>
+<p class="file-result" id="file-result" role="status" aria-live="polite"></p>
+<noscript><p>Checking a file here needs JavaScript. Without it, compare the hash above with the output of a ${algorithm} tool.</p></noscript>
+</section>`;
+}
+
+function downloads({ base, stamp, tokenUrl }: VerifyPageInput): SafeHtml {
+  const file = `${stamp.stamp_id}.json`;
+  return html`<section aria-labelledby="downloads-title">
+<h2 id="downloads-title">Download and verify offline</h2>
+<ul class="downloads">
+<li><a href="${linkTo(base, "stamps", stamp.stamp_id)}" download="${file}" type="application/json">Stamp record (JSON)</a>: holds <code>stamp_json</code>, the signed stamp document.</li>
+${tokenUrl ? tokenItem(base, stamp.stamp_id, tokenUrl) : ""}
+</ul>
+<p>Without this service: <code>stampd verify ${file} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
+<p>Address of this page: <a href="${stamp.verify_url}">${stamp.verify_url}</a></p>
+</section>`;
+}
+
+function tokenItem(base: string, stampId: string, tokenUrl: string): SafeHtml {
+  return html`<li><a href="${tokenUrl}" download="${stampId}.tsr">RFC 3161 time-stamp token</a>, issued by this service's time-stamp authority (<a href="${linkTo(base, "tsa", "ca.pem")}">its certificate</a>): <code>openssl ts -verify -data your-document -in ${stampId}.tsr -CAfile ca.pem</code></li>`;
+}

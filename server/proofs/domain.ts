@@ -1,0 +1,54 @@
+import { createAnchorAdapters } from "../anchors/adapters.js";
+import { AnchorWorker } from "../anchors/anchor-worker.js";
+import { anchorAvailability } from "../anchors/availability.js";
+import { logOrigin } from "../config.js";
+import type { AppContext } from "../context.js";
+import { TransparencyLog } from "../log/transparency-log.js";
+import { Batcher } from "./batcher.js";
+import { ProofPipeline } from "./pipeline.js";
+import { ProofService } from "./proof-service.js";
+import { StampEvidenceSource } from "./stamp-evidence.js";
+import { loadTimestampAuthority } from "./tsa/authority.js";
+
+export interface ProofDomain {
+  log: TransparencyLog;
+  pipeline: ProofPipeline;
+  /** Proof bundles and RFC 3161 exports of stamps. */
+  service: ProofService;
+  /** The CA certificate of the service's own time-stamp authority, PEM. */
+  tsaCaPem: string;
+}
+
+/** Assembles batching, the transparency log, anchoring and the service's TSA from the context. */
+export async function createProofDomain(ctx: AppContext): Promise<ProofDomain> {
+  const { config, store, keys, clock, events, logger } = ctx;
+  const log = new TransparencyLog(store.log, keys.signing, logOrigin(config), clock);
+  const batcher = new Batcher({
+    proofs: store.proofs,
+    signer: keys.signing,
+    clock,
+    events,
+    maxStamps: config.BATCH_MAX,
+  });
+  const anchors = new AnchorWorker({
+    anchors: store.anchors,
+    proofs: store.proofs,
+    adapters: createAnchorAdapters(config, log, clock),
+    clock,
+    events,
+    logger: logger.child({ component: "anchors" }),
+  });
+  const pipeline = new ProofPipeline({
+    batcher,
+    log,
+    anchors,
+    events,
+    logger: logger.child({ component: "proof-pipeline" }),
+    intervalMs: config.BATCH_INTERVAL_MS,
+    maxStamps: config.BATCH_MAX,
+  });
+  const tsa = await loadTimestampAuthority(config, logger);
+  const evidence = new StampEvidenceSource(store.proofs, store.anchors, anchorAvailability(config));
+  const service = new ProofService({ stamps: store.stamps, proofs: store.proofs, evidence, log, tsa });
+  return { log, pipeline, service, tsaCaPem: tsa.caPem };
+}

@@ -1,0 +1,75 @@
+import type { AnchorWorker } from "../anchors/anchor-worker.js";
+import type { EventBus } from "../events/bus.js";
+import type { TransparencyLog } from "../log/transparency-log.js";
+import type { Logger } from "../logger.js";
+import type { Batcher } from "./batcher.js";
+
+export interface PipelineParts {
+  batcher: Batcher;
+  log: TransparencyLog;
+  anchors: AnchorWorker;
+  events: EventBus;
+  logger: Logger;
+  intervalMs: number;
+  /** A pass starts early once this many stamps were created since the last (`BATCH_MAX`). */
+  maxStamps: number;
+}
+
+/**
+ * The proof pipeline, one pass per `BATCH_INTERVAL_MS` (or sooner when `BATCH_MAX` stamps wait):
+ * seal the waiting stamps into batches, append the roots to the log and sign a checkpoint, then
+ * work on due anchors. Every step claims its work in the store, so instances can run it side by
+ * side. As with the vault scheduler, the timer only calls tick(); tests call tick() themselves.
+ */
+export class ProofPipeline {
+  private timer: NodeJS.Timeout | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private created = 0;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly parts: PipelineParts) {}
+
+  /** One full pass, after any pass already running (passes never overlap). */
+  tick(): Promise<void> {
+    this.pending++;
+    this.created = 0;
+    const pass = this.queue.then(() => this.pass()).finally(() => this.pending--);
+    this.queue = pass.catch((err) => this.parts.logger.error({ err }, "proof pipeline pass failed"));
+    return pass;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.tickIfIdle(), this.parts.intervalMs);
+    this.timer.unref();
+    this.unsubscribe = this.parts.events.subscribe((event) => {
+      if (event.type === "stamp_created" && ++this.created >= this.parts.maxStamps) this.tickIfIdle();
+    });
+  }
+
+  /** Stops the timer and waits for the pass in flight, so the store can close under it. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.unsubscribe?.();
+    await this.queue;
+  }
+
+  // A slow pass is not stacked up behind: a tick is skipped while one is still queued.
+  private tickIfIdle(): void {
+    if (this.pending === 0) this.tick().catch(() => {});
+  }
+
+  private async pass(): Promise<void> {
+    const sealed = await this.parts.batcher.sealPending();
+    await this.parts.log.sequence();
+    const anchored = await this.parts.anchors.run();
+    if (sealed.length + anchored > 0) {
+      const stamps = sealed.reduce((n, b) => n + b.batch.treeSize, 0);
+      this.parts.logger.debug(
+        { batches: sealed.length, stamps, anchorAttempts: anchored },
+        "proof pipeline pass",
+      );
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import type { StampStatus } from "../stamps/stamp-repository.js";
+import type { AnchorType } from "../stamps/stamp-settings.js";
+
+/** A stamp claimed for a batch: what its leaf and its events need. */
+export interface ClaimedStamp {
+  id: string;
+  accountId: string | null;
+  /** The stored stamp document, already in RFC 8785 canonical form: the leaf data. */
+  stampJson: string;
+}
+
+/** A Merkle batch, signed. */
+export interface Batch {
+  id: string;
+  sealedAt: Date;
+  treeSize: number;
+  root: Uint8Array;
+  /** Ed25519 over the 32 root bytes, hex (gRPC `Proof.prime_signature`). */
+  signature: string;
+  publicKey: string;
+  /** The root's entry in the transparency log; null until the log sequenced it. */
+  logIndex: number | null;
+}
+
+/** One stamp's place in its batch. */
+export interface LeafProof {
+  stampId: string;
+  leafIndex: number;
+  auditPath: Uint8Array[];
+}
+
+/** What sealing produces from the claimed stamps, stored in the claim's transaction. */
+export interface SealedBatch {
+  batch: Batch;
+  leaves: (LeafProof & { accountId: string | null })[];
+  /** Every anchor type some stamp of the batch requested: one anchor record each. */
+  anchors: AnchorType[];
+}
+
+/** A stamp of a batch, as anchoring sees it. */
+export interface BatchMember {
+  id: string;
+  accountId: string | null;
+  status: StampStatus;
+  anchors: AnchorType[];
+}
+
+/** Batches and per-stamp proofs (`store.proofs`). */
+export interface ProofRepository {
+  /**
+   * In one transaction: claims up to `max` stamps that are in no batch for `batchId`, oldest id
+   * first (one `UPDATE stamps SET batch_id … RETURNING`; PostgreSQL selects them `FOR UPDATE SKIP
+   * LOCKED`),
+   * hands them to `seal`, stores the batch, the leaf proofs and a pending anchor record per type
+   * (due at once), and marks the stamps confirmed. `seal` is synchronous because it runs inside
+   * the transaction: a crash before the commit leaves every stamp unclaimed. Resolves null when
+   * no stamp was waiting.
+   */
+  sealBatch(
+    batchId: string,
+    max: number,
+    seal: (claimed: ClaimedStamp[]) => SealedBatch,
+  ): Promise<SealedBatch | null>;
+  /** The stamp's leaf proof with its batch; undefined while the stamp is in no batch. */
+  proofOf(stampId: string): Promise<(LeafProof & { batch: Batch }) | undefined>;
+  getBatch(batchId: string): Promise<Batch | undefined>;
+  members(batchId: string): Promise<BatchMember[]>;
+  /** Moves these stamps from confirmed to anchored (others are left as they are). */
+  markAnchored(stampIds: readonly string[]): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import type { Tier } from "../auth/principal.js";
+import { type Clock, systemClock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { RateLimiter } from "./limiter.js";
+import { MemoryStore } from "./memory-store.js";
+import { RedisStore } from "./redis-store.js";
+import type { LimiterStore } from "./store.js";
+import type { TierLimits } from "./tiers.js";
+
+export interface OpenLimiterOptions {
+  logger: Logger;
+  /** A test clock; without one the memory store reads the system clock and Redis its own TIME. */
+  clock?: Clock;
+  /** Replaces the seed's limits (the benchmark raises them so nothing is throttled). */
+  tiers?: Record<Tier, TierLimits>;
+}
+
+/** The limiter the configuration asks for; none when `RATE_LIMIT_ENABLED` is false. */
+export async function openRateLimiter(
+  config: Config,
+  options: OpenLimiterOptions,
+): Promise<RateLimiter | undefined> {
+  if (!config.RATE_LIMIT_ENABLED) return undefined;
+  return new RateLimiter({
+    store: await openLimiterStore(config, options),
+    logger: options.logger,
+    cleanupIntervalMs: config.RATE_LIMIT_CLEANUP_INTERVAL_SECONDS * 1000,
+    tiers: options.tiers,
+  });
+}
+
+/** Redis when `REDIS_URL` is set, so instances share limits; this process's memory otherwise. */
+function openLimiterStore(
+  config: Config,
+  { logger, clock }: OpenLimiterOptions,
+): Promise<LimiterStore> | LimiterStore {
+  const common = { algorithm: config.RATE_LIMIT_ALGORITHM, staleMs: config.RATE_LIMIT_STALE_SECONDS * 1000 };
+  if (config.REDIS_URL) {
+    return RedisStore.connect({
+      ...common,
+      url: config.REDIS_URL,
+      prefix: config.REDIS_PREFIX,
+      clock,
+      logger,
+    });
+  }
+  return new MemoryStore({
+    ...common,
+    clock: clock ?? systemClock,
+    maxClients: config.RATE_LIMIT_MAX_TRACKED_CLIENTS,
+  });
+}

@@ -1,0 +1,40 @@
+import type { Tier } from "../auth/principal.js";
+
+/** A tier's limits (seed part 8.1). */
+export interface TierLimits {
+  perMinute: number;
+  perHour: number;
+  burst: number;
+}
+
+export const tierLimits: Record<Tier, TierLimits> = {
+  anonymous: { perMinute: 20, perHour: 200, burst: 5 },
+  authenticated: { perMinute: 60, perHour: 1000, burst: 15 },
+  premium: { perMinute: 200, perHour: 5000, burst: 50 },
+  internal: { perMinute: 1000, perHour: 50000, burst: 200 },
+};
+
+/**
+ * One of the limits a request must pass: `limit` per `periodMs`. The token bucket holds at most
+ * `burst` tokens and refills `limit` per period; the sliding window counts `limit` per rolling
+ * period and ignores `burst` (seed 8.3: no burst tolerance).
+ */
+export interface Lane {
+  limit: number;
+  periodMs: number;
+  burst: number;
+}
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+
+/**
+ * The minute and hour lanes of a tier. The hour bucket's capacity is the whole hourly limit: the
+ * seed gives no hourly burst, and the minute bucket already caps how fast it can be spent.
+ */
+export function lanesOf(limits: TierLimits): [Lane, Lane] {
+  return [
+    { limit: limits.perMinute, periodMs: MINUTE_MS, burst: limits.burst },
+    { limit: limits.perHour, periodMs: HOUR_MS, burst: limits.perHour },
+  ];
+}

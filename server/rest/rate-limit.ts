@@ -1,0 +1,41 @@
+import type { NextFunction, Request, Response } from "express";
+import type { components } from "../../gen/openapi/types.js";
+import type { Decision, RateLimiter } from "../ratelimit/limiter.js";
+import { isExempt } from "../ratelimit/paths.js";
+
+type RateLimitError = components["schemas"]["RateLimitError"];
+
+/**
+ * Charges every request but the exempt paths to `req.principal`'s budget (seed part 8): adds the
+ * X-RateLimit-* headers unless `headers` is off, and answers 429 with the limiter's own body.
+ * Mounted after `authenticate` and before the body is read, so a refused request costs little.
+ */
+export function rateLimit(limiter: RateLimiter, options: { headers: boolean }) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (isExempt(req.path)) return next();
+    const decision = await limiter.consume(req.principal, req.path);
+    if (!decision) return next();
+    if (options.headers) setHeaders(res, decision);
+    if (decision.allowed) return next();
+    // Sent even with the other headers off: a client told 429 must learn when to come back.
+    res.setHeader("Retry-After", String(decision.resetSeconds));
+    res.status(429).json(refusal(decision));
+  };
+}
+
+function setHeaders(res: Response, d: Decision): void {
+  res.setHeader("X-RateLimit-Limit", String(d.limit));
+  res.setHeader("X-RateLimit-Remaining", String(d.remaining));
+  res.setHeader("X-RateLimit-Reset", String(d.resetSeconds));
+  res.setHeader("X-RateLimit-Tier", d.tier);
+}
+
+function refusal(d: Decision): RateLimitError {
+  return {
+    error: "rate_limit_exceeded",
+    message: `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds.`,
+    retry_after: d.retryAfter,
+    tier: d.tier,
+    limit: d.limit,
+  };
+}

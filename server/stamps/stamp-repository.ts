@@ -1,0 +1,29 @@
+import type { components } from "../../gen/openapi/types.js";
+
+export type StampDocument = components["schemas"]["StampDocument"];
+export type StampStatus = components["schemas"]["StampStatus"];
+
+/** A stamp as stored. Only hashes and the signed document are kept, never document content. */
+export interface StoredStamp {
+  id: string;
+  /** The account of the key that created it; null for an anonymous stamp. */
+  accountId: string | null;
+  /** The identity that signed it, or null. */
+  identityId: string | null;
+  status: StampStatus;
+  /** The signed stamp document exactly as issued (it never changes). */
+  document: StampDocument;
+  /** The full fingerprint document when one was generated, for the shadow endpoint. */
+  fingerprint: unknown | null;
+}
+
+/** Stamps (`store.stamps`). */
+export interface StampRepository {
+  /** Stores a new stamp durably before resolving (the caller answers the client after). */
+  insert(stamp: StoredStamp): Promise<void>;
+  /** Stores new stamps in one transaction, all or none (batch stamping). */
+  insertMany(stamps: StoredStamp[]): Promise<void>;
+  get(id: string): Promise<StoredStamp | undefined>;
+  /** Number of stamps signed by an identity. */
+  countByIdentity(identityId: string): Promise<number>;
+}

@@ -1,0 +1,226 @@
+import type { Readable } from "node:stream";
+import type { VerifyResult } from "../../sdk/src/verify/types.js";
+import type { Clock } from "../clock.js";
+import { notFound, ServiceError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
+import { type ContentHash, formatContentHash, parseContentHash } from "../hashing/algorithms.js";
+import { hashStream } from "../hashing/hash-stream.js";
+import type { IdentityService } from "../identities/identity-service.js";
+import type { Signer } from "../keys/ed25519.js";
+import type { StampEvidence } from "../proofs/stamp-evidence.js";
+import { type Annotations, normalizeAnnotations } from "./annotations.js";
+import { type StampFingerprinter, tee } from "./fingerprinter.js";
+import { issueDocument, type StampFingerprint } from "./stamp-document.js";
+import { newStampId } from "./stamp-id.js";
+import type { StampRepository, StoredStamp } from "./stamp-repository.js";
+import { resolveSettings, type StampChoices, type StampSettings } from "./stamp-settings.js";
+import { initialEvidence, type StampView, viewOf } from "./stamp-view.js";
+import { verifyDocument, verifyStored } from "./verification.js";
+
+/** Who asks for a stamp and with which identity (REST, gRPC and WebSocket alike). */
+export interface StampCaller {
+  /** The caller's account; null for an anonymous caller (who cannot sign with an identity). */
+  accountId: string | null;
+  /** Sign with this identity of the caller's account. */
+  identityId?: string;
+}
+
+export type UploadStampRequest = StampCaller & StampChoices & Annotations;
+
+/** A stamp of a hash the client computed: `<algorithm>:<hex>` (gRPC CreateStamp, WebSocket stamp). */
+export type HashStampRequest = StampCaller &
+  Omit<StampChoices, "preset" | "generateFp"> &
+  Annotations & { contentHash: string };
+
+export interface VerifyOptions {
+  /** The hash of the original document, to compare with the stamp's. */
+  contentHash?: ContentHash;
+}
+
+export interface StampServiceDeps {
+  stamps: StampRepository;
+  identities: IdentityService;
+  /** The service's own signing key. */
+  signing: Signer;
+  clock: Clock;
+  events: EventBus;
+  /** The fingerprint engine; without it `generate_fp` answers 501. */
+  fingerprinter?: StampFingerprinter;
+  /** Live anchor states and batch proofs (server/proofs); without it every anchor reads pending. */
+  evidence?: { of(stamp: StoredStamp): Promise<StampEvidence> };
+}
+
+interface IssueInput {
+  request: StampCaller;
+  settings: StampSettings;
+  annotations: Annotations;
+  author: Signer | null;
+  hash: ContentHash;
+  sizeBytes: number | null;
+  fingerprint: { summary: StampFingerprint; document: unknown } | null;
+}
+
+/** A refusal (bad input, unknown identity) is one item's result; anything else is the whole call's failure. */
+function refusalOnly(err: unknown): ServiceError {
+  if (err instanceof ServiceError) return err;
+  throw err;
+}
+
+/** Stamps, as every transport uses them: creation, lookup and verification. */
+export class StampService {
+  constructor(private readonly deps: StampServiceDeps) {}
+
+  /**
+   * Stamps an uploaded document, hashing it (SHA3-256) as it streams. Everything that can refuse
+   * the request (settings, identity ownership) is checked before the first byte is read.
+   */
+  async createFromUpload(file: Readable, request: UploadStampRequest): Promise<StampView> {
+    const settings = resolveSettings(request);
+    const annotations = normalizeAnnotations(request);
+    const author = await this.authorOf(request);
+    const fingerprinter = settings.generateFp ? this.requireFingerprinter() : null;
+    const { digest, fingerprint } = await this.read(file, fingerprinter);
+    const hash: ContentHash = { algorithm: "sha3-256", hex: digest.hash };
+    return this.issue({ request, settings, annotations, author, hash, sizeBytes: digest.size, fingerprint });
+  }
+
+  /** Stamps a client-supplied hash; no document, so no size and no fingerprint. */
+  async createFromHash(request: HashStampRequest): Promise<StampView> {
+    return this.commit(await this.draftFromHash(request));
+  }
+
+  /**
+   * Stamps many client-supplied hashes (gRPC BatchStamp). An item the domain refuses comes back as
+   * its ServiceError, in its place, and does not stop the others. The valid ones are stored in one
+   * transaction (one durable write instead of one per stamp) and announced after it commits.
+   */
+  async createManyFromHash(requests: HashStampRequest[]): Promise<Array<StampView | ServiceError>> {
+    const drafts: Array<StoredStamp | ServiceError> = [];
+    for (const request of requests) drafts.push(await this.draftFromHash(request).catch(refusalOnly));
+    const stamps = drafts.filter((d): d is StoredStamp => !(d instanceof ServiceError));
+    await this.deps.stamps.insertMany(stamps);
+    for (const stamp of stamps) this.announce(stamp);
+    return drafts.map((d) => (d instanceof ServiceError ? d : viewOf(d)));
+  }
+
+  /** The stamp with its live state; 404 `stamp_not_found`. */
+  async get(id: string): Promise<StampView> {
+    const stamp = await this.find(id);
+    return viewOf(stamp, await this.evidenceOf(stamp));
+  }
+
+  /** Verifies a stamp this service stores, optionally against the original document's hash. */
+  async verifyById(id: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+    const stamp = await this.find(id);
+    const { anchors } = await this.evidenceOf(stamp);
+    return verifyStored(stamp, anchors, this.deps.signing.publicKey, options.contentHash);
+  }
+
+  /** Verifies a stamp document as a third party holds it (any value: a bad one is reported, not thrown). */
+  async verifyDocument(stampJson: unknown, options: VerifyOptions = {}): Promise<VerifyResult> {
+    const anchorsOf = async (stamp: StoredStamp) => (await this.evidenceOf(stamp)).anchors;
+    return verifyDocument(
+      stampJson,
+      this.deps.stamps,
+      anchorsOf,
+      this.deps.signing.publicKey,
+      options.contentHash,
+    );
+  }
+
+  private evidenceOf(stamp: StoredStamp): Promise<StampEvidence> {
+    return this.deps.evidence?.of(stamp) ?? Promise.resolve(initialEvidence(stamp));
+  }
+
+  private async find(id: string): Promise<StoredStamp> {
+    const stamp = await this.deps.stamps.get(id);
+    if (!stamp) throw notFound(`stamp ${id} not found`, "stamp_not_found");
+    return stamp;
+  }
+
+  private authorOf(caller: StampCaller): Promise<Signer | null> {
+    if (caller.identityId === undefined) return Promise.resolve(null);
+    return this.deps.identities.signerFor(caller.identityId, caller.accountId);
+  }
+
+  private requireFingerprinter(): StampFingerprinter {
+    if (this.deps.fingerprinter) return this.deps.fingerprinter;
+    throw new ServiceError(
+      "not_implemented",
+      "fingerprints are not available in this deployment yet; stamp with generate_fp=false",
+      "not_implemented",
+    );
+  }
+
+  private async read(file: Readable, fingerprinter: StampFingerprinter | null) {
+    if (!fingerprinter) return { digest: await hashStream(file, "sha3-256"), fingerprint: null };
+    const [forHash, forFingerprint] = tee(file);
+    const [digest, fingerprint] = await Promise.all([
+      hashStream(forHash, "sha3-256"),
+      fingerprinter.fingerprint(forFingerprint),
+    ]);
+    return { digest, fingerprint };
+  }
+
+  private async draftFromHash(request: HashStampRequest): Promise<StoredStamp> {
+    const hash = parseContentHash(request.contentHash);
+    const settings = resolveSettings(request);
+    const annotations = normalizeAnnotations(request);
+    const author = await this.authorOf(request);
+    return this.draft({ request, settings, annotations, author, hash, sizeBytes: null, fingerprint: null });
+  }
+
+  private issue(input: IssueInput): Promise<StampView> {
+    return this.commit(this.draft(input));
+  }
+
+  private async commit(stamp: StoredStamp): Promise<StampView> {
+    await this.deps.stamps.insert(stamp);
+    this.announce(stamp);
+    return viewOf(stamp);
+  }
+
+  /** The signed stamp, not yet stored. */
+  private draft(input: IssueInput): StoredStamp {
+    const createdAt = this.deps.clock.now();
+    const id = newStampId(createdAt);
+    const document = issueDocument(
+      {
+        id,
+        createdAt,
+        hash: input.hash,
+        sizeBytes: input.sizeBytes,
+        settings: input.settings,
+        fingerprint: input.fingerprint?.summary ?? null,
+        annotations: input.annotations,
+      },
+      this.deps.signing,
+      input.author,
+    );
+    return {
+      id,
+      accountId: input.request.accountId,
+      identityId: input.author ? (input.request.identityId ?? null) : null,
+      status: "pending",
+      document,
+      fingerprint: input.fingerprint?.document ?? null,
+    };
+  }
+
+  private announce(stamp: StoredStamp): void {
+    const metadata = stamp.document.metadata ?? {};
+    this.deps.events.publish({
+      type: "stamp_created",
+      data: {
+        id: stamp.id,
+        contentHash: formatContentHash({
+          algorithm: stamp.document.document.algorithm,
+          hex: stamp.document.document.hash,
+        }),
+        timestamp: stamp.document.created_at,
+        metadata,
+      },
+      scope: { accountId: stamp.accountId, stampId: stamp.id, metadata },
+    });
+  }
+}

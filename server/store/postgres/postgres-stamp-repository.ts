@@ -1,0 +1,78 @@
+import type pg from "pg";
+import { jcs } from "../../../sdk/src/verify/jcs.js";
+import type { StampRepository, StampStatus, StoredStamp } from "../../stamps/stamp-repository.js";
+
+interface StampRow {
+  id: string;
+  account_id: string | null;
+  identity_id: string | null;
+  status: StampStatus;
+  stamp_json: string;
+  fingerprint_json: string | null;
+}
+
+/** Stamps in PostgreSQL. */
+export class PostgresStampRepository implements StampRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insert(stamp: StoredStamp): Promise<void> {
+    await this.insertMany([stamp]);
+  }
+
+  async insertMany(stamps: StoredStamp[]): Promise<void> {
+    // One statement over parallel arrays: one round trip and one transaction, committed (so durable)
+    // before query() resolves, whatever the batch size.
+    const rows = stamps.map(valuesOf);
+    await this.pool.query(
+      `INSERT INTO stamps (id, account_id, identity_id, created_at, hash_algorithm, document_hash, status,
+         stamp_json, fingerprint_json)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
+         $7::text[], $8::text[], $9::text[])`,
+      Array.from({ length: columnCount }, (_, column) => rows.map((row) => row[column])),
+    );
+  }
+
+  async get(id: string): Promise<StoredStamp | undefined> {
+    const { rows } = await this.pool.query<StampRow>(
+      "SELECT id, account_id, identity_id, status, stamp_json, fingerprint_json FROM stamps WHERE id = $1",
+      [id],
+    );
+    const row = rows[0];
+    return (
+      row && {
+        id: row.id,
+        accountId: row.account_id,
+        identityId: row.identity_id,
+        status: row.status,
+        document: JSON.parse(row.stamp_json),
+        fingerprint: row.fingerprint_json === null ? null : JSON.parse(row.fingerprint_json),
+      }
+    );
+  }
+
+  async countByIdentity(identityId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM stamps WHERE identity_id = $1",
+      [identityId],
+    );
+    return rows[0]!.n;
+  }
+}
+
+const columnCount = 9;
+
+/** The values of one row, in the INSERT's column order. */
+function valuesOf(stamp: StoredStamp): unknown[] {
+  const { document } = stamp;
+  return [
+    stamp.id,
+    stamp.accountId,
+    stamp.identityId,
+    document.created_at,
+    document.document.algorithm,
+    document.document.hash,
+    stamp.status,
+    jcs(document),
+    stamp.fingerprint === null ? null : JSON.stringify(stamp.fingerprint),
+  ];
+}

@@ -1,0 +1,78 @@
+-- Proofs and anchoring (docs/design.md "Proofs and anchoring"): Merkle batches of stamps, the
+-- transparency log over batch roots with its signed checkpoints, and each batch's anchor records.
+-- Hashes are 32-byte BLOBs; times are ISO 8601 UTC text.
+
+CREATE TABLE IF NOT EXISTS batches (
+  id TEXT PRIMARY KEY,
+  sealed_at TEXT NOT NULL,
+  tree_size INTEGER NOT NULL CHECK (tree_size > 0),
+  root BLOB NOT NULL CHECK (length(root) = 32),
+  -- Ed25519 over the 32 root bytes, hex (gRPC Proof.prime_signature).
+  signature TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  -- The root's entry index in the transparency log; NULL until the log sequences it.
+  log_index INTEGER UNIQUE
+);
+
+CREATE INDEX IF NOT EXISTS batches_unsequenced ON batches (sealed_at, id) WHERE log_index IS NULL;
+
+-- The claim: a stamp belongs to at most one batch, set in the UPDATE that claims it. Deferred:
+-- the claim comes first and the batch row later in the same transaction.
+ALTER TABLE stamps ADD COLUMN batch_id TEXT REFERENCES batches (id) DEFERRABLE INITIALLY DEFERRED;
+
+CREATE INDEX IF NOT EXISTS stamps_unbatched ON stamps (id) WHERE batch_id IS NULL;
+CREATE INDEX IF NOT EXISTS stamps_batch ON stamps (batch_id);
+
+CREATE TABLE IF NOT EXISTS stamp_proofs (
+  stamp_id TEXT PRIMARY KEY REFERENCES stamps (id),
+  batch_id TEXT NOT NULL REFERENCES batches (id),
+  leaf_index INTEGER NOT NULL CHECK (leaf_index >= 0),
+  -- The RFC 6962 audit path, the sibling hashes concatenated (32 bytes each), leaf level first.
+  audit_path BLOB NOT NULL CHECK (length(audit_path) % 32 = 0),
+  UNIQUE (batch_id, leaf_index)
+);
+
+-- Append-only: entries are only inserted, at the next index.
+CREATE TABLE IF NOT EXISTS log_entries (
+  idx INTEGER PRIMARY KEY CHECK (idx >= 0),
+  leaf_hash BLOB NOT NULL CHECK (length(leaf_hash) = 32),
+  batch_id TEXT NOT NULL UNIQUE REFERENCES batches (id),
+  appended_at TEXT NOT NULL
+);
+
+CREATE TRIGGER IF NOT EXISTS log_entries_no_update BEFORE UPDATE ON log_entries
+BEGIN
+  SELECT RAISE(ABORT, 'the transparency log is append-only');
+END;
+
+CREATE TRIGGER IF NOT EXISTS log_entries_no_delete BEFORE DELETE ON log_entries
+BEGIN
+  SELECT RAISE(ABORT, 'the transparency log is append-only');
+END;
+
+CREATE TABLE IF NOT EXISTS log_checkpoints (
+  tree_size INTEGER PRIMARY KEY CHECK (tree_size >= 0),
+  root BLOB NOT NULL CHECK (length(root) = 32),
+  -- The C2SP signed note, exactly as served.
+  note TEXT NOT NULL,
+  signed_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS batch_anchors (
+  batch_id TEXT NOT NULL REFERENCES batches (id),
+  type TEXT NOT NULL CHECK (type IN ('log', 'rfc3161', 'bitcoin', 'ethereum')),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'failed')),
+  reference TEXT,
+  confirmed_at TEXT,
+  reason TEXT,
+  -- What the adapter keeps between attempts and as evidence: the RFC 3161 token, the
+  -- OpenTimestamps receipts, the Ethereum transaction hash.
+  evidence BLOB,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  -- When the anchor may be worked on next; a worker claims it by moving this forward.
+  next_attempt_at TEXT NOT NULL,
+  PRIMARY KEY (batch_id, type),
+  CHECK ((status = 'confirmed') = (reference IS NOT NULL AND confirmed_at IS NOT NULL))
+);
+
+CREATE INDEX IF NOT EXISTS batch_anchors_due ON batch_anchors (next_attempt_at) WHERE status = 'pending';

@@ -1,0 +1,90 @@
+import type Database from "better-sqlite3";
+import type { AnchorRecord, AnchorRepository } from "../../anchors/anchor-repository.js";
+import type { AnchorType } from "../../stamps/stamp-settings.js";
+
+interface AnchorRow {
+  batch_id: string;
+  type: AnchorType;
+  status: AnchorRecord["status"];
+  reference: string | null;
+  confirmed_at: string | null;
+  reason: string | null;
+  evidence: Buffer | null;
+  attempts: number;
+}
+
+const recordOf = (row: AnchorRow): AnchorRecord => ({
+  batchId: row.batch_id,
+  type: row.type,
+  status: row.status,
+  reference: row.reference,
+  confirmedAt: row.confirmed_at === null ? null : new Date(row.confirmed_at),
+  reason: row.reason,
+  evidence: row.evidence === null ? null : new Uint8Array(row.evidence),
+  attempts: row.attempts,
+});
+
+/** Anchor records in SQLite. */
+export class SqliteAnchorRepository implements AnchorRepository {
+  private statements?: ReturnType<typeof prepare>;
+
+  constructor(private readonly db: Database.Database) {}
+
+  private get sql() {
+    this.statements ??= prepare(this.db);
+    return this.statements;
+  }
+
+  async claimDue(
+    types: readonly AnchorType[],
+    now: Date,
+    leaseMs: number,
+    limit: number,
+  ): Promise<AnchorRecord[]> {
+    if (types.length === 0) return [];
+    const rows = this.sql.claim.all({
+      types: JSON.stringify(types),
+      now: now.toISOString(),
+      lease: new Date(now.getTime() + leaseMs).toISOString(),
+      limit,
+    }) as AnchorRow[];
+    return rows.map(recordOf);
+  }
+
+  async save(record: AnchorRecord, nextAttemptAt: Date): Promise<void> {
+    this.sql.save.run({
+      batch_id: record.batchId,
+      type: record.type,
+      status: record.status,
+      reference: record.reference,
+      confirmed_at: record.confirmedAt?.toISOString() ?? null,
+      reason: record.reason,
+      evidence: record.evidence === null ? null : Buffer.from(record.evidence),
+      attempts: record.attempts,
+      next_attempt_at: nextAttemptAt.toISOString(),
+    });
+  }
+
+  async forBatch(batchId: string): Promise<AnchorRecord[]> {
+    return (this.sql.forBatch.all(batchId) as AnchorRow[]).map(recordOf);
+  }
+}
+
+function prepare(db: Database.Database) {
+  return {
+    claim: db.prepare(
+      `UPDATE batch_anchors SET next_attempt_at = @lease
+       WHERE (batch_id, type) IN (
+         SELECT batch_id, type FROM batch_anchors
+         WHERE status = 'pending' AND next_attempt_at <= @now AND type IN (SELECT value FROM json_each(@types))
+         ORDER BY next_attempt_at LIMIT @limit)
+       RETURNING *`,
+    ),
+    save: db.prepare(
+      `UPDATE batch_anchors SET status = @status, reference = @reference, confirmed_at = @confirmed_at,
+         reason = @reason, evidence = @evidence, attempts = @attempts, next_attempt_at = @next_attempt_at
+       WHERE batch_id = @batch_id AND type = @type`,
+    ),
+    forBatch: db.prepare("SELECT * FROM batch_anchors WHERE batch_id = ? ORDER BY type"),
+  };
+}

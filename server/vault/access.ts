@@ -1,0 +1,53 @@
+import { notFound } from "../errors.js";
+import type { VaultDeps } from "./deps.js";
+import { burnUnretrieved, expireDue, isDue } from "./due.js";
+import type { VaultRecord } from "./vault-repository.js";
+
+export const vaultNotFound = (id: string) => notFound(`vault ${id} not found`, "vault_not_found");
+
+/**
+ * Applies a transition that is already due (deadline passed, retention over) before anyone acts on
+ * the vault, so the answer is exact even between two scheduler ticks: a heartbeat one millisecond
+ * after the deadline finds the vault expired. The claim is the scheduler's, so the event is still
+ * emitted once.
+ */
+async function settle(deps: VaultDeps, vault: VaultRecord): Promise<VaultRecord> {
+  let current = vault;
+  // At most two steps: active → expired → burned (a vault due for both after a long downtime).
+  for (let step = 0; step < 2 && isDue(deps, current); step++) {
+    if (current.state === "active") await expireDue(deps, [current.id]);
+    else await burnUnretrieved(deps, [current.id]);
+    current = (await deps.repo.find(current.id)) ?? current;
+  }
+  return current;
+}
+
+/** Any account's vault (retrieval is authorized by proof, not ownership); 404 when unknown. */
+export async function findVault(deps: VaultDeps, id: string): Promise<VaultRecord> {
+  const vault = await deps.repo.find(id);
+  if (!vault) throw vaultNotFound(id);
+  return settle(deps, vault);
+}
+
+/** The caller's vault; another account's vault is 404 too, so ids cannot be probed. */
+export async function findOwnVault(deps: VaultDeps, accountId: string, id: string): Promise<VaultRecord> {
+  const vault = await deps.repo.find(id);
+  if (!vault || vault.accountId !== accountId) throw vaultNotFound(id);
+  return settle(deps, vault);
+}
+
+/** Marks an attempt whose write found the vault changed since it was read. */
+export const stale = Symbol("stale");
+
+/**
+ * Runs a read-check-write until its conditional write lands. Writes are conditional on the
+ * version read, so a concurrent change makes the attempt re-read and re-check instead of
+ * overwriting; a handful of attempts is plenty, as each one loses only to a real change.
+ */
+export async function untilWritten<T>(attempt: () => Promise<T | typeof stale>): Promise<T> {
+  for (let tries = 0; tries < 8; tries++) {
+    const result = await attempt();
+    if (result !== stale) return result;
+  }
+  throw new Error("vault kept changing concurrently; giving up after 8 attempts");
+}

@@ -1,0 +1,113 @@
+import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import type { components } from "../../gen/openapi/types.js";
+import type { Principal } from "../auth/principal.js";
+import type { AppContext } from "../context.js";
+import { ServiceError } from "../errors.js";
+import type { Decision } from "../ratelimit/limiter.js";
+import { bearerChallenge } from "../rest/authenticate.js";
+
+/** Why an upgrade request was answered with an HTTP error instead of a WebSocket. */
+export class UpgradeRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: object,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(STATUS_CODES[status]);
+  }
+}
+
+const WS_PATH = "/ws";
+
+export interface Admission {
+  principal: Principal;
+  /** X-RateLimit-* lines for the 101 response, as REST sends them on every response. */
+  headers: string[];
+}
+
+/**
+ * The checks an upgrade request passes before it becomes a connection, in REST's order: the
+ * path, the Origin against CORS_ORIGINS (browsers do not apply CORS to WebSockets, so the server
+ * must), the caller's key (a bad one refuses with 401, never an anonymous connection), and the
+ * caller's rate limit (the upgrade is an HTTP request like any other).
+ */
+export async function admit(req: IncomingMessage, ctx: AppContext): Promise<Admission> {
+  const url = new URL(req.url ?? "/", "http://upgrade.invalid");
+  if (url.pathname !== WS_PATH) throw new UpgradeRefusal(404, { detail: "not found" });
+  if (!originAllowed(req.headers.origin, ctx.config.CORS_ORIGINS)) {
+    throw new UpgradeRefusal(403, { detail: "origin not allowed" });
+  }
+  const principal = await authenticate(req, url, ctx);
+  const decision = await ctx.rateLimiter?.consume(principal, WS_PATH);
+  const headers = decision && ctx.config.RATE_LIMIT_HEADERS ? rateLimitHeaders(decision) : {};
+  if (decision && !decision.allowed) {
+    const retryAfter = String(decision.resetSeconds);
+    throw new UpgradeRefusal(429, rateLimitBody(decision), { ...headers, "Retry-After": retryAfter });
+  }
+  return { principal, headers: Object.entries(headers).map(([name, value]) => `${name}: ${value}`) };
+}
+
+async function authenticate(req: IncomingMessage, url: URL, ctx: AppContext): Promise<Principal> {
+  try {
+    return await ctx.auth.resolvePrincipal({
+      authorization: header(req, "authorization"),
+      // Browsers cannot set headers on a WebSocket upgrade: the query parameter stands in for X-API-Key.
+      apiKey: header(req, "x-api-key") ?? url.searchParams.get("api_key") ?? undefined,
+      forwardedFor: header(req, "x-forwarded-for"),
+      realIp: header(req, "x-real-ip"),
+      peerAddress: req.socket.remoteAddress,
+    });
+  } catch (err) {
+    if (!(err instanceof ServiceError) || err.code !== "unauthenticated") throw err;
+    throw new UpgradeRefusal(
+      401,
+      { detail: err.message, ...(err.reason ? { code: err.reason } : {}) },
+      { "WWW-Authenticate": bearerChallenge(err.reason) },
+    );
+  }
+}
+
+function rateLimitHeaders(d: Decision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(d.limit),
+    "X-RateLimit-Remaining": String(d.remaining),
+    "X-RateLimit-Reset": String(d.resetSeconds),
+    "X-RateLimit-Tier": d.tier,
+  };
+}
+
+// The body REST's rate limiter answers 429 with (server/rest/rate-limit.ts), seed part 7.
+function rateLimitBody(d: Decision): components["schemas"]["RateLimitError"] {
+  return {
+    error: "rate_limit_exceeded",
+    message: `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds.`,
+    retry_after: d.retryAfter,
+    tier: d.tier,
+    limit: d.limit,
+  };
+}
+
+/** A request without Origin is not from a browser, and CORS_ORIGINS only speaks about browsers. */
+function originAllowed(origin: string | undefined, allowed: string[]): boolean {
+  return origin === undefined || allowed.includes("*") || allowed.includes(origin);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Answers the upgrade request with a plain HTTP error and closes the socket. */
+export function refuse(socket: Duplex, refusal: UpgradeRefusal): void {
+  const body = JSON.stringify(refusal.body);
+  const head = [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}`,
+    "Connection: close",
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.once("finish", () => socket.destroy());
+  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+}

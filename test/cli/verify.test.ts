@@ -1,0 +1,67 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyStamp } from "../../sdk/src/verify/stamp.js";
+import { startService } from "../helpers/service.js";
+import { createStamp, type StampResponse } from "../stamps/helpers.js";
+
+// `stampd verify` runs offline: the service that made the stamp is closed before the CLI runs.
+const bin = new URL("../../bin/stampd.js", import.meta.url).pathname;
+let dir: string;
+let stamp: StampResponse;
+let serviceKey: string;
+const path = (name: string) => join(dir, name);
+
+beforeAll(async () => {
+  const svc = await startService({ RATE_LIMIT_ENABLED: "false" });
+  stamp = await createStamp(svc, "signed contract", { preset: "casual" });
+  serviceKey = svc.service.ctx.keys.signing.publicKey;
+  await svc.close();
+  dir = mkdtempSync(join(tmpdir(), "stampd-cli-"));
+  writeFileSync(path("response.json"), JSON.stringify(stamp));
+  writeFileSync(path("stamp.json"), JSON.stringify(stamp.stamp_json));
+  writeFileSync(path("tampered.json"), JSON.stringify({ ...stamp.stamp_json, trust_threshold: 0 }));
+  writeFileSync(path("contract.txt"), "signed contract");
+  writeFileSync(path("other.txt"), "another contract");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const stampd = (...args: string[]) => {
+  const run = spawnSync(process.execPath, [bin, "verify", ...args], { encoding: "utf8" });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+};
+
+describe("stampd verify", () => {
+  it("exits 0 for a valid stamp and its file, with a human summary", () => {
+    const { code, out } = stampd(path("stamp.json"), path("contract.txt"));
+    expect(code).toBe(0);
+    expect(out).toContain(`stamp ${stamp.stamp_id}: VALID`);
+    expect(out).toMatch(/content hash\s+match/);
+    expect(out).toMatch(/trust score\s+2 of 2 required \(met\)/);
+  });
+
+  it("exits 1 for another file and names the mismatch", () => {
+    const { code, out } = stampd(path("response.json"), path("other.txt"));
+    expect(code).toBe(1);
+    expect(out).toContain("INVALID");
+    expect(out).toContain("content hash mismatch");
+  });
+
+  it("--json prints the VerifyResponse the SDK computes", async () => {
+    const { code, out } = stampd("--json", path("tampered.json"));
+    expect(code).toBe(1);
+    const expected = await verifyStamp({ ...stamp.stamp_json, trust_threshold: 0 });
+    expect(JSON.parse(out)).toEqual(expected);
+    expect(expected.details.service_signature).toBe("invalid");
+  });
+
+  it("--trust pins the service key: the right key passes, another is an untrusted key", () => {
+    expect(stampd("--trust", serviceKey, "--", path("stamp.json")).code).toBe(0);
+    const other = `ed25519:${"1".repeat(64)}`;
+    const { code, out } = stampd("--trust", other, "--json", "--", path("stamp.json"));
+    expect(code).toBe(1);
+    expect(JSON.parse(out).details.service_signature).toBe("untrusted_key");
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { tokenUrl } from "../../server/pages/token-link.js";
+import { listOperations } from "../../server/rest/spec.js";
+
+const base = "https://stampd.example.com/prefix";
+const stamp = { stamp_id: "stp_01JD3X7Q6V9M2K8T4R5N0B1C2D", hash_algorithm: "sha3-256" } as const;
+
+describe("tokenUrl", () => {
+  it("is the spec's path of getStampTimestamp under the public base URL", () => {
+    const path = listOperations().find((op) => op.operationId === "getStampTimestamp")!.path;
+    expect(tokenUrl(base, { ...stamp, status: "confirmed" })).toBe(
+      base + path.replace("{stamp_id}", stamp.stamp_id),
+    );
+  });
+
+  it.each([
+    ["a pending stamp (the export answers 409)", { ...stamp, status: "pending" as const }],
+    [
+      "a BLAKE3 stamp (the export answers 422)",
+      { ...stamp, status: "anchored" as const, hash_algorithm: "blake3" as const },
+    ],
+  ])("is absent for %s", (_name, given) => {
+    expect(tokenUrl(base, given)).toBeUndefined();
+  });
+});

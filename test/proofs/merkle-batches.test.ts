@@ -1,0 +1,88 @@
+import { generateKeyPairSync } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { leafHash, verifyInclusion } from "../../sdk/src/verify/merkle.js";
+import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
+import { ed25519Signer } from "../../server/keys/ed25519.js";
+import { sealStamps } from "../../server/proofs/seal.js";
+
+const signer = ed25519Signer(generateKeyPairSync("ed25519").privateKey);
+const at = new Date("2026-03-01T12:00:00.000Z");
+
+/** Stand-ins for stored stamps: only `anchors` and distinct content matter to sealing. */
+function claimed(n: number) {
+  return Array.from({ length: n }, (_, i) => {
+    const document = { anchors: ["log"], stamp_id: `stp_${String(i).padStart(26, "0")}` };
+    return { id: document.stamp_id, accountId: null, stampJson: JSON.stringify(document), document };
+  });
+}
+
+describe("Merkle batches", () => {
+  it("prove every leaf of every batch size from 1 to 300 with the SDK's verifier", () => {
+    for (let size = 1; size <= 300; size++) {
+      const stamps = claimed(size);
+      const { batch, leaves } = sealStamps("bat_x", stamps, signer, at);
+      expect(batch.treeSize).toBe(size);
+      for (const leaf of leaves) {
+        const hash = leafHash(stampLeafData(stamps[leaf.leafIndex]!.document));
+        if (!verifyInclusion(hash, leaf.leafIndex, size, leaf.auditPath, batch.root)) {
+          expect.unreachable(`leaf ${leaf.leafIndex} of ${size} does not verify`);
+        }
+      }
+    }
+  });
+
+  it("orders leaves by stamp id whatever order the store returned them in", () => {
+    const stamps = claimed(5);
+    const { leaves } = sealStamps("bat_x", [...stamps].reverse(), signer, at);
+    expect(leaves.map((l) => l.stampId)).toEqual(stamps.map((s) => s.id));
+  });
+
+  it("signs the 32 root bytes once per batch and collects the requested anchor types", () => {
+    const stamps = claimed(3).map((s, i) => ({
+      ...s,
+      stampJson: JSON.stringify({ ...s.document, anchors: i === 0 ? ["log", "rfc3161"] : ["bitcoin"] }),
+    }));
+    const sealed = sealStamps("bat_x", stamps, signer, at);
+    expect(sealed.batch.signature).toBe(signer.sign(sealed.batch.root));
+    expect(sealed.anchors.sort()).toEqual(["bitcoin", "log", "rfc3161"]);
+  });
+
+  describe("a tampered proof fails", () => {
+    const stamps = claimed(37);
+    const { batch, leaves } = sealStamps("bat_x", stamps, signer, at);
+    const leaf = leaves[13]!;
+    const hash = leafHash(stampLeafData(stamps[13]!.document));
+    const flip = (bytes: Uint8Array) => bytes.map((b, i) => (i === 0 ? b ^ 1 : b));
+    const cases: [string, () => boolean][] = [
+      ["untouched (control)", () => verifyInclusion(hash, 13, 37, leaf.auditPath, batch.root)],
+      [
+        "another stamp's leaf",
+        () =>
+          verifyInclusion(leafHash(stampLeafData(stamps[14]!.document)), 13, 37, leaf.auditPath, batch.root),
+      ],
+      [
+        "a flipped bit in a sibling",
+        () =>
+          verifyInclusion(
+            hash,
+            13,
+            37,
+            leaf.auditPath.map((p, i) => (i === 2 ? flip(p) : p)),
+            batch.root,
+          ),
+      ],
+      ["another index", () => verifyInclusion(hash, 12, 37, leaf.auditPath, batch.root)],
+      // (A larger size whose tree has the same shape around leaf 13, e.g. 38, proves nothing new.)
+      ["a smaller tree size", () => verifyInclusion(hash, 13, 20, leaf.auditPath, batch.root)],
+      ["a sibling left out", () => verifyInclusion(hash, 13, 37, leaf.auditPath.slice(1), batch.root)],
+      [
+        "a sibling too many",
+        () => verifyInclusion(hash, 13, 37, [...leaf.auditPath, batch.root], batch.root),
+      ],
+      ["another root", () => verifyInclusion(hash, 13, 37, leaf.auditPath, flip(batch.root))],
+    ];
+    it.each(cases)("%s", (name, check) => {
+      expect(check()).toBe(name === "untouched (control)");
+    });
+  });
+});

@@ -1,0 +1,4 @@
+import { schedulerSuite } from "../vault/scheduler-suite.js";
+import { postgres } from "./engines.js";
+
+schedulerSuite(postgres);
