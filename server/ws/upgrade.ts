@@ -2,6 +2,7 @@ import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { components } from "../../gen/openapi/types.js";
 import type { Principal } from "../auth/principal.js";
+import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import type { Decision } from "../ratelimit/limiter.js";
@@ -35,7 +36,7 @@ export interface Admission {
 export async function admit(req: IncomingMessage, ctx: AppContext): Promise<Admission> {
   const url = new URL(req.url ?? "/", "http://upgrade.invalid");
   if (url.pathname !== WS_PATH) throw new UpgradeRefusal(404, { detail: "not found" });
-  if (!originAllowed(req.headers.origin, ctx.config.CORS_ORIGINS)) {
+  if (!originAllowed(req.headers.origin, ctx.config.CORS_ORIGINS, ownOrigin(ctx.config))) {
     throw new UpgradeRefusal(403, { detail: "origin not allowed" });
   }
   const principal = await authenticate(req, url, ctx);
@@ -88,9 +89,16 @@ function rateLimitBody(d: Decision): components["schemas"]["RateLimitError"] {
   };
 }
 
-/** A request without Origin is not from a browser, and CORS_ORIGINS only speaks about browsers. */
-function originAllowed(origin: string | undefined, allowed: string[]): boolean {
-  return origin === undefined || allowed.includes("*") || allowed.includes(origin);
+/**
+ * A request without Origin is not from a browser, and CORS_ORIGINS only speaks about browsers. The
+ * service's own public origin is always allowed: its dashboard page connects from there.
+ */
+function originAllowed(origin: string | undefined, allowed: string[], own: string): boolean {
+  return origin === undefined || allowed.includes("*") || allowed.includes(origin) || origin === own;
+}
+
+function ownOrigin(config: AppContext["config"]): string {
+  return new URL(publicBaseUrl(config)).origin;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

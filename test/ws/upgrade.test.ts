@@ -66,10 +66,21 @@ describe("authentication on the upgrade", () => {
 describe("origin check", () => {
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startService({ RATE_LIMIT_ENABLED: "false", CORS_ORIGINS: "https://app.example.com" });
+    svc = await startService({
+      RATE_LIMIT_ENABLED: "false",
+      CORS_ORIGINS: "https://app.example.com",
+      SERVICE_BASE_URL: "https://stampd.example.com/base",
+    });
   });
   afterAll(async () => {
     await svc.close();
+  });
+
+  it("accepts the service's own public origin (its dashboard) even when CORS_ORIGINS omits it", async () => {
+    const dashboard = await TestClient.connect(svc.baseUrl, {
+      headers: { Origin: "https://stampd.example.com" },
+    });
+    dashboard.close();
   });
 
   it("accepts an allowed Origin and clients that send none", async () => {
