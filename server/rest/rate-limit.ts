@@ -15,22 +15,26 @@ export function rateLimit(limiter: RateLimiter, options: { headers: boolean }) {
     if (isExempt(req.path)) return next();
     const decision = await limiter.consume(req.principal, req.path);
     if (!decision) return next();
-    if (options.headers) setHeaders(res, decision);
+    if (options.headers) res.set(rateLimitHeaders(decision));
     if (decision.allowed) return next();
     // Sent even with the other headers off: a client told 429 must learn when to come back.
     res.setHeader("Retry-After", String(decision.resetSeconds));
-    res.status(429).json(refusal(decision));
+    res.status(429).json(rateLimitRefusal(decision));
   };
 }
 
-function setHeaders(res: Response, d: Decision): void {
-  res.setHeader("X-RateLimit-Limit", String(d.limit));
-  res.setHeader("X-RateLimit-Remaining", String(d.remaining));
-  res.setHeader("X-RateLimit-Reset", String(d.resetSeconds));
-  res.setHeader("X-RateLimit-Tier", d.tier);
+/** The X-RateLimit-* headers of seed 8.4 (also sent on the WebSocket upgrade's 101 and 429). */
+export function rateLimitHeaders(d: Decision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(d.limit),
+    "X-RateLimit-Remaining": String(d.remaining),
+    "X-RateLimit-Reset": String(d.resetSeconds),
+    "X-RateLimit-Tier": d.tier,
+  };
 }
 
-function refusal(d: Decision): RateLimitError {
+/** The 429 body of seed part 7, for every HTTP refusal (REST and the WebSocket upgrade). */
+export function rateLimitRefusal(d: Decision): RateLimitError {
   return {
     error: "rate_limit_exceeded",
     message: `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds.`,

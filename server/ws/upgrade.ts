@@ -1,12 +1,11 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import type { components } from "../../gen/openapi/types.js";
 import type { Principal } from "../auth/principal.js";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
-import type { Decision } from "../ratelimit/limiter.js";
 import { bearerChallenge } from "../rest/authenticate.js";
+import { rateLimitHeaders, rateLimitRefusal } from "../rest/rate-limit.js";
 
 /** Why an upgrade request was answered with an HTTP error instead of a WebSocket. */
 export class UpgradeRefusal extends Error {
@@ -44,7 +43,7 @@ export async function admit(req: IncomingMessage, ctx: AppContext): Promise<Admi
   const headers = decision && ctx.config.RATE_LIMIT_HEADERS ? rateLimitHeaders(decision) : {};
   if (decision && !decision.allowed) {
     const retryAfter = String(decision.resetSeconds);
-    throw new UpgradeRefusal(429, rateLimitBody(decision), { ...headers, "Retry-After": retryAfter });
+    throw new UpgradeRefusal(429, rateLimitRefusal(decision), { ...headers, "Retry-After": retryAfter });
   }
   return { principal, headers: Object.entries(headers).map(([name, value]) => `${name}: ${value}`) };
 }
@@ -67,26 +66,6 @@ async function authenticate(req: IncomingMessage, url: URL, ctx: AppContext): Pr
       { "WWW-Authenticate": bearerChallenge(err.reason) },
     );
   }
-}
-
-function rateLimitHeaders(d: Decision): Record<string, string> {
-  return {
-    "X-RateLimit-Limit": String(d.limit),
-    "X-RateLimit-Remaining": String(d.remaining),
-    "X-RateLimit-Reset": String(d.resetSeconds),
-    "X-RateLimit-Tier": d.tier,
-  };
-}
-
-// The body REST's rate limiter answers 429 with (server/rest/rate-limit.ts), seed part 7.
-function rateLimitBody(d: Decision): components["schemas"]["RateLimitError"] {
-  return {
-    error: "rate_limit_exceeded",
-    message: `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds.`,
-    retry_after: d.retryAfter,
-    tier: d.tier,
-    limit: d.limit,
-  };
 }
 
 /**
