@@ -1,88 +1,170 @@
-// npm run bench -- ratelimit: what the rate limiter costs a cheap, non-exempt route (GET /, weight
-// 1.0). Each configuration runs in its own server process with limits too high to throttle, loaded by
-// autocannon in another process; configurations alternate over several rounds so drift hits them
-// alike. Also counts the Redis round trips per request on a redis-server of the benchmark's own, and
-// times RateLimiter.consume alone, in this process (steadier than HTTP figures on a busy machine).
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// npm run bench -- ratelimit: what the rate limiter costs. GET /health (exempt from limits, the
+// issue's target) and GET / (a cheap route that is charged, weight 1.0) with the limiter off and
+// on, each configuration in a stampd process of its own with limits too high to throttle, loaded
+// by autocannon in another process, configurations alternating over rounds so drift hits them
+// alike. With the Redis store it counts the Redis round trips per request on a redis-server of the
+// benchmark's own (INFO commandstats after CONFIG RESETSTAT), and it times RateLimiter.consume
+// alone, in this process (steadier than HTTP figures on a busy machine).
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { anonymous } from "../server/auth/principal.js";
 import { loadConfig } from "../server/config.js";
 import { createLogger } from "../server/logger.js";
 import { algorithms } from "../server/ratelimit/algorithm.js";
 import { openRateLimiter } from "../server/ratelimit/open.js";
 import { PrivateRedis } from "../test/helpers/redis.js";
-import { report } from "./lib/report.js";
+import { autocannon, type LoadRun } from "./lib/autocannon.js";
+import { type Candidate, compareHttp } from "./lib/http-compare.js";
+import { type Started, stop, tempDir } from "./lib/processes.js";
+import { count, type Row, report, round, type Target } from "./lib/report.js";
+import { best, median } from "./lib/rounds.js";
+import { rounds, seconds } from "./lib/settings.js";
+import type { StampdPorts } from "./lib/stampd.js";
+import { startStampdProcess } from "./lib/stampd-process.js";
 
-const ROUNDS = 5;
-const SECONDS = 6;
 const CONNECTIONS = 32;
-const root = fileURLToPath(new URL("..", import.meta.url));
+const TARGET = 0.95;
+const COUNTED_REQUESTS = 2000;
 
-interface Setup {
-  name: string;
-  env: Record<string, string>;
-}
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  refused: number;
-}
-
-const redis = await PrivateRedis.start();
-const setups: Setup[] = [
-  { name: "off", env: { RATE_LIMIT_ENABLED: "false" } },
-  { name: "memory token_bucket", env: {} },
-  { name: "memory sliding_window", env: { RATE_LIMIT_ALGORITHM: "sliding_window" } },
-  { name: "redis token_bucket", env: { REDIS_URL: redis.url } },
-  { name: "redis sliding_window", env: { REDIS_URL: redis.url, RATE_LIMIT_ALGORITHM: "sliding_window" } },
+const setups = {
+  off: { redis: false, env: { RATE_LIMIT_ENABLED: "false" } },
+  "memory token_bucket": { redis: false, env: {} },
+  "memory sliding_window": { redis: false, env: { RATE_LIMIT_ALGORITHM: "sliding_window" } },
+  "redis token_bucket": { redis: true, env: {} },
+  "redis sliding_window": { redis: true, env: { RATE_LIMIT_ALGORITHM: "sliding_window" } },
+} as const;
+type Setup = keyof typeof setups;
+const routes: { path: string; setups: Setup[] }[] = [
+  { path: "/health", setups: ["off", "memory token_bucket", "redis token_bucket"] },
+  { path: "/", setups: Object.keys(setups) as Setup[] },
 ];
 
+const dir = tempDir();
+const redis = await PrivateRedis.start();
+const servers = {} as Record<Setup, Started<StampdPorts>>;
+
 try {
-  const runs = new Map<string, Run[]>(setups.map((s) => [s.name, []]));
-  const roundTrips = new Map<string, { perRequest: number; commandsInScript: number }>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const setup of setups) {
-      const measured = await measure(setup);
-      runs.get(setup.name)!.push(measured.run);
-      if (measured.redis) roundTrips.set(setup.name, measured.redis);
-    }
+  await Promise.all(
+    (Object.keys(setups) as Setup[]).map(async (name) => {
+      const slug = name.replace(" ", "-");
+      const { env } = setups[name];
+      const extra = setups[name].redis
+        ? { ...env, REDIS_URL: redis.url, REDIS_PREFIX: `bench-${slug}:` }
+        : env;
+      servers[name] = await startStampdProcess(join(dir.path, slug), extra);
+    }),
+  );
+  const settings = { rounds: rounds(3), seconds: seconds(3), warmupSeconds: seconds(1) };
+  const runs: Record<string, Partial<Record<Setup, LoadRun[]>>> = {};
+  const rows: Row[] = [];
+  for (const route of routes) {
+    const candidates = Object.fromEntries(
+      route.setups.map((setup) => [setup, { url: urlOf(setup, route.path), connections: CONNECTIONS }]),
+    ) as Record<Setup, Candidate>;
+    const measured: Partial<Record<Setup, LoadRun[]>> = await compareHttp(candidates, settings);
+    runs[route.path] = measured;
+    for (const setup of route.setups) rows.push(limiterRow(route.path, setup, measured));
   }
-  // The best round is the one least disturbed by other work on the machine; the median is shown too.
-  const baseline = runs.get("off")!.map((r) => r.rps);
-  const rows = setups.map(({ name }) => {
-    const rs = runs.get(name)!.map((r) => r.rps);
-    return {
-      limiter: name,
-      "req/s best": Math.round(Math.max(...rs)),
-      "vs off best": round(Math.max(...rs) / Math.max(...baseline)),
-      "req/s median": Math.round(median(rs)),
-      "vs off median": round(median(rs) / median(baseline)),
-      "p50 ms": median(runs.get(name)!.map((r) => r.p50)),
-      "p99 ms": median(runs.get(name)!.map((r) => r.p99)),
-      "redis round trips/req": roundTrips.get(name)?.perRequest ?? "-",
-      "redis cmds in script/req": roundTrips.get(name)?.commandsInScript ?? "-",
-      refused: runs.get(name)!.reduce((n, r) => n + r.refused, 0),
-    };
-  });
+  const targets = (["memory token_bucket", "redis token_bucket"] as const).map((setup) =>
+    healthTarget(setup, runs["/health"]!),
+  );
+  const roundTrips: Record<string, RoundTrips> = {};
+  for (const setup of ["redis token_bucket", "redis sliding_window"] as const) {
+    roundTrips[setup] = await countRoundTrips(servers[setup].ready.http);
+    targets.push(roundTripTarget(setup, roundTrips[setup]));
+  }
   const consume = await consumeCost();
   console.table(consume);
-  report("ratelimit", rows, {
+  report("ratelimit", {
+    rows,
+    targets,
+    note:
+      "/health is exempt from limits (it is only checked against the exempt list); GET / is charged " +
+      "(weight 1.0). Round trips: EVAL/EVALSHA calls per request; the limiter's script runs inside Redis.",
     consume,
-    route: "GET /",
-    rounds: ROUNDS,
-    secondsPerRun: SECONDS,
     connections: CONNECTIONS,
-    runs: Object.fromEntries(runs),
+    ...settings,
+    roundTrips,
+    runs,
   });
 } finally {
+  await Promise.all(Object.values(servers).map((s) => stop(s.process)));
   await redis.stop();
+  dir.cleanup();
+}
+
+function urlOf(setup: Setup, path: string): string {
+  return `http://127.0.0.1:${servers[setup].ready.http}${path}`;
+}
+
+function limiterRow(path: string, setup: Setup, runs: Partial<Record<Setup, LoadRun[]>>): Row {
+  const rps = runs[setup]!.map((r) => r.rps);
+  const off = runs.off!.map((r) => r.rps);
+  return {
+    route: path,
+    limiter: setup,
+    "req/s best": Math.round(best(rps)),
+    "vs off best": round(best(rps) / best(off)),
+    "req/s median": Math.round(median(rps)),
+    "vs off median": round(median(rps) / median(off)),
+    "p50 ms": median(runs[setup]!.map((r) => r.p50Ms)),
+    "p99 ms": median(runs[setup]!.map((r) => r.p99Ms)),
+  };
+}
+
+function healthTarget(setup: Setup, runs: Partial<Record<Setup, LoadRun[]>>): Target {
+  const on = best(runs[setup]!.map((r) => r.rps));
+  const off = best(runs.off!.map((r) => r.rps));
+  const value = round(on / off);
+  return {
+    what: `GET /health req/s, limiter on (${setup}) vs off`,
+    target: `≥ ${TARGET} × limiter off`,
+    value,
+    unit: "×",
+    stampd: `${count(on)} req/s`,
+    baseline: `${count(off)} req/s`,
+    met: value >= TARGET,
+  };
+}
+
+function roundTripTarget(setup: Setup, trips: RoundTrips): Target {
+  return {
+    what: `Redis round trips per charged request (GET /, ${setup.replace("redis ", "")})`,
+    target: "1 per request",
+    value: trips.perRequest,
+    unit: "per request",
+    stampd: `${trips.allCommandsPerRequest} Redis commands/req, the script's included`,
+    baseline: "",
+    met: trips.perRequest === 1,
+  };
+}
+
+interface RoundTrips {
+  perRequest: number;
+  allCommandsPerRequest: number;
+}
+
+/**
+ * Round trips (EVAL/EVALSHA) and all commands per charged request, from INFO commandstats around a
+ * run of an exact number of requests (a timed run leaves some in flight, uncounted, at its end).
+ */
+async function countRoundTrips(port: number): Promise<RoundTrips> {
+  await redis.command("CONFIG", "RESETSTAT");
+  const url = `http://127.0.0.1:${port}/`;
+  const run = await autocannon({ url, connections: CONNECTIONS, amount: COUNTED_REQUESTS });
+  if (run.requests !== COUNTED_REQUESTS || run.non2xx + run.errors > 0) {
+    throw new Error(`round-trip count: ${run.requests} of ${COUNTED_REQUESTS} requests answered 2xx`);
+  }
+  const requests = run.requests;
+  const stats = await redis.commandStats();
+  const calls = (name: string) => stats[name]?.calls ?? 0;
+  // Leaves out this benchmark's own connections (INFO, CONFIG RESETSTAT, ioredis's CLIENT SETINFO).
+  const all = Object.entries(stats)
+    .filter(([name]) => !/^(info|config|client)/.test(name))
+    .reduce((n, [, s]) => n + s.calls, 0);
+  return {
+    perRequest: round((calls("eval") + calls("evalsha")) / requests),
+    allCommandsPerRequest: round(all / requests),
+  };
 }
 
 /** Microseconds per `consume` of one client, awaited one after the other (Redis: a round trip each). */
@@ -90,7 +172,7 @@ async function consumeCost() {
   const logger = createLogger({ LOG_LEVEL: "silent" });
   const unlimited = { perMinute: 1e12, perHour: 1e12, burst: 1e12 };
   const tiers = { anonymous: unlimited, authenticated: unlimited, premium: unlimited, internal: unlimited };
-  const rows = [];
+  const rows: Row[] = [];
   for (const store of ["memory", "redis"] as const) {
     for (const algorithm of algorithms) {
       const config = loadConfig({ RATE_LIMIT_ALGORITHM: algorithm, REDIS_PREFIX: "bench-consume:" });
@@ -107,103 +189,4 @@ async function consumeCost() {
     }
   }
   return rows;
-}
-
-/** One autocannon run against a fresh server process of `setup`. */
-async function measure(setup: Setup) {
-  const dataDir = mkdtempSync(join(tmpdir(), "stampd-bench-"));
-  const env = {
-    NODE_ENV: "development",
-    VALIDATE_RESPONSES: "false",
-    LOG_LEVEL: "silent",
-    DATA_DIR: dataDir,
-    REDIS_PREFIX: "bench:",
-    ...setup.env,
-  };
-  const { server, port } = await startServer(env);
-  try {
-    const url = `http://127.0.0.1:${port}/`;
-    await autocannon(url, 2); // warm-up: JIT, connection pool, script cache
-    const before = setup.env.REDIS_URL ? await resetRedisStats() : undefined;
-    const result = await autocannon(url, SECONDS);
-    const run: Run = {
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      requests: result.requests.total,
-      refused: result.non2xx,
-    };
-    return { run, redis: before === undefined ? undefined : await redisPerRequest(result.requests.total) };
-  } finally {
-    await stop(server);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function startServer(env: Record<string, string>): Promise<{ server: ChildProcess; port: number }> {
-  const server = spawn(process.execPath, ["--import", "tsx", "bench/lib/ratelimit-server.ts"], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  for await (const line of createInterface({ input: server.stdout! })) {
-    const m = /^listening (\d+)$/.exec(line);
-    if (m) return { server, port: Number(m[1]) };
-  }
-  throw new Error(`bench server exited with ${server.exitCode}`);
-}
-
-function stop(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.once("exit", () => resolve());
-    server.kill("SIGTERM");
-  });
-}
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-}
-
-/** autocannon in a process of its own, so the load generator does not share the server's event loop. */
-async function autocannon(url: string, seconds: number): Promise<AutocannonResult> {
-  const bin = join(root, "node_modules", ".bin", "autocannon");
-  const child = spawn(bin, ["-j", "-n", "-c", String(CONNECTIONS), "-d", String(seconds), url], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  child.stdout!.on("data", (chunk) => {
-    out += chunk;
-  });
-  const code = await new Promise((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
-  return JSON.parse(out) as AutocannonResult;
-}
-
-async function resetRedisStats(): Promise<true> {
-  await redis.command("CONFIG", "RESETSTAT");
-  return true;
-}
-
-/** Commands per request from INFO commandstats: round trips (EVAL/EVALSHA) and the calls inside the script. */
-async function redisPerRequest(requests: number) {
-  const stats = await redis.commandStats();
-  const calls = (name: string) => stats[name]?.calls ?? 0;
-  const trips = calls("eval") + calls("evalsha");
-  const inside = ["get", "set", "time", "hgetall", "hset", "hdel", "pexpire"].reduce(
-    (n, c) => n + calls(c),
-    0,
-  );
-  return { perRequest: round(trips / requests), commandsInScript: round(inside / requests) };
-}
-
-function round(x: number): number {
-  return Number(x.toFixed(3));
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -1,206 +1,161 @@
 // npm run bench -- ws-fanout: how long one event takes to reach 1k and 10k WebSocket subscribers
-// of stampd (all_stamps), against a bare `ws` server broadcasting the same payload with a plain loop
-// over its clients, in the same run; and the server memory each idle connection costs. The clients
-// live in another process (bench/lib/ws-clients.ts), so server and clients do not share a core.
-import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+// of stampd (all_stamps), against a bare `ws` server broadcasting the same payload with a plain
+// loop over its clients; and the server memory each idle connection costs. Each server runs in a
+// process of its own (bench/lib/ws-server.ts) and the clients in another (bench/lib/ws-clients.ts),
+// so neither shares a core's event loop with the other. Times are epoch milliseconds at high
+// resolution (performance.timeOrigin + now()), comparable across the processes of one machine.
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import v8 from "node:v8";
-import vm from "node:vm";
-import { WebSocketServer } from "ws";
-import { build, type Service } from "../server/build.js";
-import { loadConfig } from "../server/config.js";
-import type { DomainEvent } from "../server/events/bus.js";
-import { listen, shutdownGracefully } from "../server/lifecycle.js";
-import { report } from "./lib/report.js";
+import { ask, forkEntry, nextMessage, type Started, start, stop, tempDir } from "./lib/processes.js";
+import { type Row, report, round, type Target } from "./lib/report.js";
+import { integers, positive } from "./lib/settings.js";
+import { stampdEnv, stampdNodeFlags } from "./lib/stampd-process.js";
 
-const SIZES = [1000, 10_000];
-// Targets take turns in blocks (order flipped each block), so load drifting on the machine hits both.
-const BLOCKS = 3;
+const SIZES = integers("BENCH_WS_SIZES", [1000, 10_000]);
+// Both servers hold their subscribers at once and publish in turns (order flipped each round), so
+// load drifting on the machine hits both alike.
 const WARMUP = 5;
-const ROUNDS = 20;
+const ROUNDS = Math.round(positive("BENCH_WS_ROUNDS", 30));
+const TARGET = 1.25;
+const names = ["stampd", "bare ws"] as const;
+type Name = (typeof names)[number];
 
-v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc") as () => void;
-
-interface Target {
-  name: "stampd" | "bare ws";
-  url: string;
-  subscribe: boolean;
-  /** Sends one event to every client; returns when the server has handed it to every socket. */
-  broadcast(i: number): void;
-}
-
-const dataDir = mkdtempSync(join(tmpdir(), "stampd-bench-"));
-const service = await startStampd();
-const bare = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-await new Promise((resolve) => bare.once("listening", resolve));
-
-const targets: Target[] = [
-  {
-    name: "stampd",
-    url: `ws://127.0.0.1:${(service.http.address() as AddressInfo).port}/ws`,
-    subscribe: true,
-    broadcast: (i) => service.ctx.events.publish(stampCreated(i)),
-  },
-  {
-    name: "bare ws",
-    url: `ws://127.0.0.1:${(bare.address() as AddressInfo).port}`,
-    subscribe: false,
-    broadcast: (i) => {
-      const e = stampCreated(i);
-      const payload = JSON.stringify({ type: e.type, timestamp: new Date().toISOString(), data: e.data });
-      for (const client of bare.clients) client.send(payload);
-    },
-  },
-];
-
-try {
-  const rows = [];
-  const memory = [];
-  for (const size of SIZES) {
-    const results = new Map<string, Measured>();
-    for (let block = 0; block < BLOCKS; block++) {
-      for (const target of block % 2 ? [...targets].reverse() : targets) {
-        const m = await measure(target, size);
-        const first = results.get(target.name);
-        // Rounds add up over the blocks; memory is the first block's (a fresh heap for the first size).
-        if (!first) results.set(target.name, m);
-        else {
-          first.latencies.push(...m.latencies);
-          first.sends.push(...m.sends);
-        }
-      }
-    }
-    const ours = summary(results.get("stampd")!);
-    const base = summary(results.get("bare ws")!);
-    rows.push({
-      subscribers: size,
-      "stampd p50 ms": ours.latency.p50,
-      "bare p50 ms": base.latency.p50,
-      "p50 ratio": ratio(ours.latency.p50, base.latency.p50),
-      "stampd p95 ms": ours.latency.p95,
-      "bare p95 ms": base.latency.p95,
-      "stampd send ms": ours.send.p50,
-      "bare send ms": base.send.p50,
-      "send ratio": ratio(ours.send.p50, base.send.p50),
-    });
-    for (const [name, m] of results) memory.push({ server: name, connections: size, ...m.memory });
-  }
-  console.table(memory);
-  report("ws-fanout", rows, {
-    note:
-      "p50/p95: from publish to the last client's receipt (clients in another process). send: time the " +
-      "server spends handing one event to every socket (synchronous part). Ratios are stampd / bare ws.",
-    roundsPerTarget: BLOCKS * ROUNDS,
-    memoryPerIdleConnection: memory,
-  });
-} finally {
-  await shutdownGracefully(service, 1000);
-  bare.close();
-  rmSync(dataDir, { recursive: true, force: true });
+interface Memory {
+  heap: number;
 }
 
 interface Measured {
   /** Milliseconds from publish to the last client's receipt, per round. */
   latencies: number[];
-  /** Milliseconds the server spent handing the event to every socket, per round. */
+  /** Milliseconds the server spent handing one event to every socket (its synchronous part). */
   sends: number[];
-  /** V8 heap plus buffers outside it; RSS moves with the allocator's arenas and says little per connection. */
-  memory: { "heap+external bytes/conn": number };
+  /**
+   * Server bytes per idle connection: V8 heap plus buffers outside it, after a full GC. (RSS moves
+   * with the allocator's arenas and says little per connection.)
+   */
+  perConnection: number;
 }
 
-function summary(m: Measured) {
-  return {
-    latency: { p50: percentile(m.latencies, 50), p95: percentile(m.latencies, 95) },
-    send: { p50: percentile(m.sends, 50) },
-  };
-}
+const dir = tempDir();
+const maxConnections = String(Math.max(...SIZES) + 1000);
+const env = stampdEnv(join(dir.path, "stampd"), {
+  RATE_LIMIT_ENABLED: "false",
+  MAX_CONNECTIONS: maxConnections,
+});
+const servers: Record<Name, Started<{ http: number }>> = {
+  stampd: await start("bench/lib/ws-server.ts", {
+    args: ["stampd"],
+    env,
+    ipc: true,
+    nodeFlags: ["--expose-gc", ...stampdNodeFlags()],
+  }),
+  "bare ws": await start("bench/lib/ws-server.ts", { args: ["bare"], ipc: true, nodeFlags: ["--expose-gc"] }),
+};
 
-async function measure(target: Target, size: number): Promise<Measured> {
-  gc();
-  const before = process.memoryUsage();
-  const clients = fork(new URL("./lib/ws-clients.ts", import.meta.url), [], {
-    execArgv: ["--import", "tsx"],
-  });
-  clients.send({ cmd: "connect", url: target.url, count: size, subscribe: target.subscribe });
-  await nextMessage(clients);
-  gc();
-  const after = process.memoryUsage();
-  const latencies: number[] = [];
-  const sends: number[] = [];
-  for (let i = 0; i < WARMUP + ROUNDS; i++) {
-    const done = nextMessage(clients) as Promise<{ at: number }>;
-    const start = performance.timeOrigin + performance.now();
-    target.broadcast(i);
-    const sent = performance.timeOrigin + performance.now();
-    const { at } = await done;
-    if (i < WARMUP) continue;
-    latencies.push(at - start);
-    sends.push(sent - start);
+try {
+  const rows: Row[] = [];
+  const memory: Row[] = [];
+  const targets: Target[] = [];
+  for (const size of SIZES) {
+    const results = await measure(size);
+    const ours = results.stampd;
+    const base = results["bare ws"];
+    const p50 = (xs: number[]) => percentile(xs, 50);
+    const ratio = round(p50(ours.latencies) / p50(base.latencies), 2);
+    rows.push({
+      subscribers: size,
+      "stampd p50 ms": p50(ours.latencies),
+      "bare p50 ms": p50(base.latencies),
+      "p50 ratio": ratio,
+      "stampd p95 ms": percentile(ours.latencies, 95),
+      "bare p95 ms": percentile(base.latencies, 95),
+      "stampd send ms": p50(ours.sends),
+      "bare send ms": p50(base.sends),
+    });
+    targets.push({
+      what: `one event to ${size.toLocaleString("en-US")} subscribers: time to the last one (p50)`,
+      target: `≤ ${TARGET} × bare ws loop`,
+      value: ratio,
+      unit: "×",
+      stampd: `${p50(ours.latencies)} ms`,
+      baseline: `${p50(base.latencies)} ms`,
+      met: ratio <= TARGET,
+    });
+    for (const name of names) {
+      memory.push({
+        server: name,
+        connections: size,
+        "heap+external B/conn": Math.round(results[name].perConnection),
+      });
+    }
+    const idle = results.stampd.perConnection;
+    targets.push({
+      what: `stampd memory per idle subscribed connection (${size.toLocaleString("en-US")} open)`,
+      target: "report",
+      value: Math.round(idle),
+      unit: "B",
+      stampd: "V8 heap + external, after GC",
+      baseline: `bare ws: ${Math.round(results["bare ws"].perConnection)} B`,
+      met: null,
+    });
   }
-  clients.send({ cmd: "close" });
-  await new Promise((resolve) => clients.once("exit", resolve));
-  await settle(target);
-  return {
-    latencies,
-    sends,
-    memory: {
-      "heap+external bytes/conn": Math.round(
-        (after.heapUsed + after.external - before.heapUsed - before.external) / size,
-      ),
-    },
-  };
+  console.table(memory);
+  report("ws-fanout", {
+    rows,
+    targets,
+    note:
+      "p50/p95: from publish to the last client's receipt (clients in another process). send: time the " +
+      "server spends handing one event to every socket (synchronous part). Ratios are stampd / bare ws.",
+    roundsPerServer: ROUNDS,
+    warmupRounds: WARMUP,
+    memoryPerIdleConnection: memory,
+  });
+} finally {
+  await Promise.all(names.map((n) => stop(servers[n].process)));
+  dir.cleanup();
+}
+
+/** Connects `size` subscribers to each server, publishes in turns, then disconnects them. */
+async function measure(size: number): Promise<Record<Name, Measured>> {
+  const clients = {} as Record<Name, ChildProcess>;
+  const results = {} as Record<Name, Measured>;
+  for (const name of names) {
+    const before = await ask<Memory>(servers[name].process, { cmd: "memory" });
+    clients[name] = forkEntry("bench/lib/ws-clients.ts");
+    const url = `ws://127.0.0.1:${servers[name].ready.http}${name === "stampd" ? "/ws" : ""}`;
+    await ask(clients[name], { cmd: "connect", url, count: size, subscribe: name === "stampd" });
+    const after = await ask<Memory>(servers[name].process, { cmd: "memory" });
+    results[name] = { latencies: [], sends: [], perConnection: (after.heap - before.heap) / size };
+  }
+  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    for (const name of i % 2 ? [...names].reverse() : names) {
+      const received = nextMessage<{ at: number }>(clients[name]);
+      const { start, sent } = await ask<{ start: number; sent: number }>(servers[name].process, {
+        cmd: "publish",
+        i,
+      });
+      const { at } = await received;
+      if (i < WARMUP) continue;
+      results[name].latencies.push(at - start);
+      results[name].sends.push(sent - start);
+    }
+  }
+  for (const name of names) {
+    clients[name].send({ cmd: "close" });
+    await new Promise((resolve) => clients[name].once("exit", resolve));
+    await settle(servers[name].process);
+  }
+  return results;
 }
 
 /** Waits until the server has noticed every client leaving, so the next measurement starts clean. */
-async function settle(target: Target): Promise<void> {
-  const open = () => (target.name === "stampd" ? service.ws.stats().connections : bare.clients.size);
-  while (open() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-function nextMessage(child: ChildProcess): Promise<unknown> {
-  return new Promise((resolve) => child.once("message", resolve));
-}
-
-function stampCreated(i: number): DomainEvent<"stamp_created"> {
-  const id = `stp_01JD3M6ZK8Q2V7W9X4Y5Z${String(i).padStart(5, "0")}`;
-  return {
-    type: "stamp_created",
-    data: {
-      id,
-      contentHash: `sha256:${"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}`,
-      timestamp: new Date().toISOString(),
-      metadata: { filename: "report.pdf" },
-    },
-    scope: { accountId: null, stampId: id },
-  };
-}
-
-async function startStampd(): Promise<Service> {
-  const config = loadConfig({
-    NODE_ENV: "development",
-    LOG_LEVEL: "silent",
-    HOST: "127.0.0.1",
-    PORT: "0",
-    DATA_DIR: dataDir,
-    // 10k connections from one address would exhaust any tier; the limiter is not what is measured.
-    RATE_LIMIT_ENABLED: "false",
-  });
-  const svc = await build(config);
-  await listen(svc.http, 0, "127.0.0.1");
-  return svc;
+async function settle(server: ChildProcess): Promise<void> {
+  while ((await ask<number>(server, { cmd: "connections" })) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const value = sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-  return Number(value.toFixed(3));
-}
-
-function ratio(a: number, b: number): number {
-  return Number((a / b).toFixed(2));
+  return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!, 3);
 }

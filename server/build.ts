@@ -1,4 +1,4 @@
-import http from "node:http";
+import type http from "node:http";
 import { createAuthenticator } from "./auth/authenticator.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
@@ -9,13 +9,26 @@ import { openEventBus } from "./events/open.js";
 import { ExplorerService } from "./explorer/explorer-service.js";
 import { stampFingerprinter } from "./fingerprints/stamp-fingerprinter.js";
 import { authInterceptor } from "./grpc/auth-interceptor.js";
+import { grpcLimits } from "./grpc/limits.js";
+import { metricsInterceptor } from "./grpc/metrics-interceptor.js";
 import { createGrpcServer, type GrpcServer } from "./grpc/server.js";
-import { ServingState } from "./grpc/serving-state.js";
 import { stampService } from "./grpc/stamp-service.js";
+import { HealthChecks } from "./health/health-checks.js";
+import { Readiness } from "./health/readiness.js";
 import { Idempotency } from "./idempotency/idempotency.js";
 import { loadServiceKeys } from "./keys/service-keys.js";
 import type { Logger } from "./logger.js";
 import { createLogger } from "./logger.js";
+import { countPublishedEvents } from "./metrics/event-counts.js";
+import { Metrics } from "./metrics/metrics.js";
+import {
+  scrapePendingAnchors,
+  scrapeRateLimiter,
+  scrapeVaults,
+  scrapeWebSocket,
+} from "./metrics/scrape-sources.js";
+import { countStampCreations } from "./metrics/stamp-counting.js";
+import { timeStoreQueries } from "./metrics/store-timing.js";
 import { createProofDomain, type ProofDomain } from "./proofs/domain.js";
 import type { RateLimiter } from "./ratelimit/limiter.js";
 import { openRateLimiter } from "./ratelimit/open.js";
@@ -23,10 +36,15 @@ import { createRestApp } from "./rest/app.js";
 import { explorerHandlers } from "./rest/explorer-handlers.js";
 import { fingerprintHandlers } from "./rest/fingerprint-handlers.js";
 import type { Handlers } from "./rest/handler.js";
+import { healthHandlers } from "./rest/health-handlers.js";
+import { createHttpServer } from "./rest/http-server.js";
 import { logHandlers } from "./rest/log-handlers.js";
+import { metricsHandlers, metricsOnRestPort } from "./rest/metrics-handlers.js";
+import { createMetricsServer } from "./rest/metrics-server.js";
 import { pageHandlers } from "./rest/page-handlers.js";
 import { proofHandlers } from "./rest/proof-handlers.js";
 import { stampingHandlers } from "./rest/stamping-handlers.js";
+import { handOver } from "./rest/startup.js";
 import { vaultHandlers } from "./rest/vault-handlers.js";
 import { wsHandlers } from "./rest/ws-handlers.js";
 import { stampServices } from "./stamps/services.js";
@@ -42,6 +60,13 @@ export interface BuildOptions {
   events?: EventBus;
   /** Replaces the limiter the configuration describes (the benchmark raises the tiers' limits). */
   rateLimiter?: RateLimiter;
+  /** Starts as `starting`; build() sets it `ready` when it is done. */
+  readiness?: Readiness;
+  /**
+   * A REST listener already answering `starting` (rest/startup.ts), handed over to the app once
+   * it is built; without one build() makes the server.
+   */
+  http?: http.Server;
 }
 
 export interface Service {
@@ -58,6 +83,10 @@ export interface Service {
   vault: VaultDomain;
   /** Batching, the transparency log and anchoring (tests call `proofs.pipeline.tick()`). */
   proofs: ProofDomain;
+  /** GET /ready and the gRPC health services; shutdown sets it `stopping`. */
+  readiness: Readiness;
+  /** The listener of `METRICS_PORT`, not yet listening; absent when /metrics is on the REST port or off. */
+  metricsServer?: http.Server;
   /** Stops background work and closes the store; the caller closes the listeners first. */
   close(): Promise<void>;
 }
@@ -65,25 +94,41 @@ export interface Service {
 /** Assembles the service from configuration without listening on any port. */
 export async function build(config: Config, options: BuildOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config);
-  const store = options.store ?? openStore(config);
+  const readiness = options.readiness ?? new Readiness();
+  const metrics = new Metrics({ logger, processMetrics: config.METRICS_ENABLED });
+  const store = timeStoreQueries(options.store ?? openStore(config), metrics);
   await store.migrate();
-  const events = options.events ?? (await openEventBus(config, logger));
+  const events = countPublishedEvents(options.events ?? (await openEventBus(config, logger)), metrics);
   // One clock per deployment: the database's where the store has one (docs/design.md, Time).
   const clock = options.clock ?? store.clock ?? systemClock;
-  const auth = createAuthenticator(config, store, clock);
   const rateLimiter =
     options.rateLimiter ?? (await openRateLimiter(config, { logger, clock: options.clock }));
+  // Given the limiter, refused keys are charged to their address: guessing keys is throttled.
+  const auth = createAuthenticator(config, store, clock, rateLimiter);
   const keys = loadServiceKeys(config, logger);
-  const ctx: AppContext = { config, logger, clock, store, events, auth, keys, rateLimiter };
+  const ctx: AppContext = { config, logger, clock, store, events, auth, keys, rateLimiter, metrics };
   // Each domain contributes its REST handlers here; operations without one answer 501.
   const stamping = stampServices(ctx, stampFingerprinter);
-  const ws = createWsServer(ctx, stamping.stamps);
+  const stampsVia = (transport: "rest" | "grpc" | "websocket") =>
+    countStampCreations(stamping.stamps, metrics, transport);
+  const ws = createWsServer(ctx, stampsVia("websocket"));
   const vault = createVaultDomain(ctx);
   const proofs = await createProofDomain(ctx);
   const idempotency = new Idempotency(store.idempotency, clock);
+  const health = new HealthChecks(
+    {
+      store,
+      redis: config.REDIS_URL ? () => pingRedis(events, rateLimiter) : undefined,
+      batcher: proofs.pipeline.liveness,
+      scheduler: vault.scheduler.liveness,
+    },
+    logger,
+  );
   const handlers: Handlers = {
+    ...healthHandlers(health, readiness, clock),
+    ...metricsHandlers(config, metrics),
     ...wsHandlers(ws),
-    ...stampingHandlers(ctx, stamping),
+    ...stampingHandlers(ctx, { ...stamping, stamps: stampsVia("rest") }),
     ...vaultHandlers(vault.service, idempotency, logger),
     ...explorerHandlers(new ExplorerService(vault.deps), config.VAULT_FEE_CURRENCY),
     ...fingerprintHandlers(ctx),
@@ -92,14 +137,15 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     ...pageHandlers(ctx, { stamps: stamping.stamps, explorer: new ExplorerService(vault.deps), ws }),
   };
   const app = createRestApp(ctx, handlers);
-  const server = http.createServer(app);
+  const server = options.http ? handOver(options.http, app) : createHttpServer(config, app);
   server.on("upgrade", ws.handleUpgrade);
-  const serving = new ServingState();
   const grpc = createGrpcServer({
     logger,
-    state: serving,
-    services: [stampService(ctx, stamping.stamps, serving)],
+    readiness,
+    services: [stampService(ctx, stampsVia("grpc"), readiness)],
     interceptors: [authInterceptor(auth)],
+    observers: [metricsInterceptor(metrics)],
+    limits: grpcLimits(config),
   });
   // Vaults that fell due while the service was down expire (once) before it answers anyone.
   await vault.scheduler.tick();
@@ -107,6 +153,13 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   // Stamps left pending by a stop or a crash are batched (once) before the service answers.
   await proofs.pipeline.tick();
   proofs.pipeline.start();
+  scrapeVaults(metrics, store.vaults);
+  scrapePendingAnchors(metrics, store.anchors);
+  scrapeWebSocket(metrics, ws);
+  if (rateLimiter) scrapeRateLimiter(metrics, rateLimiter);
+  const metricsServer =
+    config.METRICS_ENABLED && !metricsOnRestPort(config) ? createMetricsServer(metrics, logger) : undefined;
+  readiness.set("ready");
   return {
     ctx,
     http: server,
@@ -115,6 +168,8 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     rateLimiter,
     vault,
     proofs,
+    readiness,
+    metricsServer,
     async close() {
       await vault.scheduler.stop();
       await proofs.pipeline.stop();
@@ -124,4 +179,9 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
       await store.close();
     },
   };
+}
+
+/** Both users of Redis: the event bus and, when it keeps its state there, the rate limiter. */
+async function pingRedis(events: EventBus, rateLimiter: RateLimiter | undefined): Promise<void> {
+  await Promise.all([events.ping(), rateLimiter?.ping()]);
 }

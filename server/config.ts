@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isAddressOrRange } from "./auth/client-address.js";
+import { configErrorLines } from "./config-errors.js";
 import { algorithms } from "./ratelimit/algorithm.js";
 
 const bool = z
@@ -7,7 +8,8 @@ const bool = z
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
 const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().positive();
+// min(1) rather than positive(): the same for integers, and the bound error messages can show.
+const positiveInt = z.coerce.number().int().min(1);
 // Vault deadlines: inside the bounds the spec's schemas declare (60 s to 10 years).
 const seconds = z.coerce.number().int().min(60).max(315_360_000);
 const decimal = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, "must be a decimal such as 0.50");
@@ -22,99 +24,130 @@ const list = z.string().transform((v) =>
  * Every setting the server reads from the environment, with its default. The README's configuration
  * table mirrors this schema; `loadConfig` rejects a bad value with one line naming the variable.
  */
-export const configSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  PORT: port.default(8080),
-  GRPC_HOST: z.string().min(1).optional(),
-  GRPC_PORT: port.default(50051),
-  // gRPC limits (specs/proto/svc/v1/stamp.proto): items of one BatchStamp, stamp events a
-  // WatchStamps call may have waiting for a slow reader before it ends with RESOURCE_EXHAUSTED.
-  MAX_BATCH_ITEMS: positiveInt.default(1000),
-  GRPC_WATCH_BUFFER: positiveInt.default(10_000),
-  DATA_DIR: z.string().min(1).default("./data"),
-  // Service keys (server/keys/): unset, they are created on first start in DATA_DIR/keys/.
-  SERVICE_SIGNING_KEY_FILE: z.string().min(1).optional(),
-  AT_REST_KEY_FILE: z.string().min(1).optional(),
-  AT_REST_KEY: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (256 bits)")
-    .optional(),
-  DATABASE_URL: z.string().optional(),
-  REDIS_URL: z.string().optional(),
-  // Put before every Redis key, so deployments can share one Redis.
-  REDIS_PREFIX: z.string().default("stampd:"),
-  // Rate limiting (seed part 8, docs/design.md "Rate limiting").
-  RATE_LIMIT_ENABLED: bool.default(true),
-  RATE_LIMIT_ALGORITHM: z.enum(algorithms).default("token_bucket"),
-  RATE_LIMIT_HEADERS: bool.default(true),
-  RATE_LIMIT_CLEANUP_INTERVAL_SECONDS: positiveInt.default(300),
-  RATE_LIMIT_MAX_TRACKED_CLIENTS: positiveInt.default(10_000),
-  RATE_LIMIT_STALE_SECONDS: positiveInt.default(3600),
-  SERVICE_BASE_URL: z.url().optional(),
-  CORS_ORIGINS: list.default(["*"]),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
-  MAX_UPLOAD_BYTES: positiveInt.default(1024 * 1024 * 1024),
-  MAX_JSON_BYTES: positiveInt.default(1024 * 1024),
-  // Fingerprint documents list every chunk (docs/fingerprint.md, part 8).
-  MAX_FINGERPRINT_JSON_BYTES: positiveInt.default(64 * 1024 * 1024),
-  // WebSocket (specs/asyncapi.yaml, "Limits and keep-alive").
-  WS_PING_INTERVAL_MS: positiveInt.default(30_000),
-  WS_MAX_PAYLOAD: positiveInt.default(64 * 1024),
-  WS_MAX_SUBSCRIPTIONS: positiveInt.default(50),
-  WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
-  // Vault limits. The spec's schemas carry the default bounds, so a setting can narrow them, never widen.
-  MAX_BATCH_HEARTBEAT: positiveInt.max(100).default(100),
-  MAX_PAGE_SIZE: positiveInt.max(500).default(500),
-  VAULT_MIN_DEADLINE_SECONDS: seconds.default(60),
-  VAULT_MAX_DEADLINE_SECONDS: seconds.default(315_360_000),
-  VAULT_WARNING_LEAD_SECONDS: z.coerce.number().int().min(0).default(86_400),
-  VAULT_RETENTION_SECONDS: positiveInt.default(2_592_000),
-  VAULT_SCHEDULER_INTERVAL_MS: positiveInt.default(1000),
-  // Vault fees: decimal text, never floats (server/vault/fees/decimal.ts computes with BigInt).
-  VAULT_CREATE_FEE: decimal.default("0.00"),
-  VAULT_HEARTBEAT_FEE: decimal.default("0.50"),
-  VAULT_BATCH_DISCOUNT: z
-    .string()
-    .regex(/^(0(\.\d{1,18})?|1(\.0{1,18})?)$/, "must be a decimal fraction between 0 and 1")
-    .default("0.10"),
-  VAULT_FEE_CURRENCY: z
-    .string()
-    .regex(/^[A-Z0-9]{2,12}$/, "must be 2-12 of A-Z, 0-9")
-    .default("USDC"),
-  VAULT_FEE_RECIPIENT: z.string().min(1).max(128).optional(),
-  FEE_ISSUER_PUBLIC_KEYS: list
-    .refine(
-      (keys) => keys.every((k) => /^ed25519:[0-9a-f]{64}$/.test(k)),
-      "each key must be ed25519:<64 hex>",
-    )
-    .optional(),
-  VALIDATE_RESPONSES: bool.optional(),
-  TRUSTED_PROXIES: list
-    .refine((entries) => entries.every(isAddressOrRange), "each entry must be an IP address or a CIDR")
-    .default(["127.0.0.1/8", "::1"]),
-  IPV6_PREFIX_LENGTH: z.coerce.number().int().min(1).max(128).default(56),
-  AUTH_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
-  // Proofs and anchoring (docs/design.md "Proofs and anchoring").
-  BATCH_INTERVAL_MS: positiveInt.default(1000),
-  BATCH_MAX: positiveInt.max(100_000).default(10_000),
-  LOG_ORIGIN: z
-    .string()
-    .regex(
-      /^[^\s+]+$/,
-      "must be non-empty, without spaces or '+' (a schema-less URL such as example.com/log)",
-    )
-    .optional(),
-  TSA_URL: z.url().optional(),
-  TSA_CA_FILE: z.string().min(1).optional(),
-  OTS_CALENDAR_URLS: list.pipe(z.array(z.url())).optional(),
-  ETHEREUM_RPC_URL: z.url().optional(),
-  ETHEREUM_FROM: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")
-    .optional(),
-});
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PORT: port.default(8080),
+    GRPC_HOST: z.string().min(1).optional(),
+    GRPC_PORT: port.default(50051),
+    // gRPC limits (specs/proto/svc/v1/stamp.proto): items of one BatchStamp, stamp events a
+    // WatchStamps call may have waiting for a slow reader before it ends with RESOURCE_EXHAUSTED.
+    MAX_BATCH_ITEMS: positiveInt.default(1000),
+    GRPC_WATCH_BUFFER: positiveInt.default(10_000),
+    DATA_DIR: z.string().min(1).default("./data"),
+    // Service keys (server/keys/): unset, they are created on first start in DATA_DIR/keys/.
+    SERVICE_SIGNING_KEY_FILE: z.string().min(1).optional(),
+    AT_REST_KEY_FILE: z.string().min(1).optional(),
+    AT_REST_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (256 bits)")
+      .optional(),
+    DATABASE_URL: z.string().optional(),
+    REDIS_URL: z.string().optional(),
+    // Put before every Redis key, so deployments can share one Redis.
+    REDIS_PREFIX: z.string().default("stampd:"),
+    // Rate limiting (seed part 8, docs/design.md "Rate limiting").
+    RATE_LIMIT_ENABLED: bool.default(true),
+    RATE_LIMIT_ALGORITHM: z.enum(algorithms).default("token_bucket"),
+    RATE_LIMIT_HEADERS: bool.default(true),
+    RATE_LIMIT_CLEANUP_INTERVAL_SECONDS: positiveInt.default(300),
+    RATE_LIMIT_MAX_TRACKED_CLIENTS: positiveInt.default(10_000),
+    RATE_LIMIT_STALE_SECONDS: positiveInt.default(3600),
+    SERVICE_BASE_URL: z.url().optional(),
+    CORS_ORIGINS: list.default(["*"]),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+    // Between readiness turning 503 at SIGTERM and the listeners closing, so load balancers stop
+    // sending new requests first (docs/design.md "Operations").
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+    // GET /metrics (Prometheus): on the REST port, or alone on METRICS_HOST:METRICS_PORT when set.
+    METRICS_ENABLED: bool.default(true),
+    METRICS_PORT: port.optional(),
+    METRICS_HOST: z.string().min(1).optional(),
+    MAX_UPLOAD_BYTES: positiveInt.default(1024 * 1024 * 1024),
+    MAX_JSON_BYTES: positiveInt.default(1024 * 1024),
+    // Fingerprint documents list every chunk (docs/fingerprint.md, part 8).
+    MAX_FINGERPRINT_JSON_BYTES: positiveInt.default(64 * 1024 * 1024),
+    // Multipart forms (server/rest/uploads.ts): text fields per form and bytes per text field.
+    MAX_FORM_FIELDS: positiveInt.default(16),
+    MAX_FORM_FIELD_BYTES: positiveInt.default(1024 * 1024),
+    // Connection limits against slow and greedy clients (docs/design.md "Limits"): the REST and
+    // WebSocket listener (server/rest/http-server.ts), the gRPC listener (server/grpc/server.ts).
+    MAX_HEADER_BYTES: positiveInt.min(1024).default(16 * 1024),
+    MAX_CONNECTIONS: positiveInt.default(10_000),
+    HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(30_000),
+    HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(3_600_000),
+    HTTP_IDLE_TIMEOUT_MS: positiveInt.default(60_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5000),
+    GRPC_MAX_CONCURRENT_STREAMS: positiveInt.default(100),
+    GRPC_MAX_MESSAGE_BYTES: positiveInt.default(4 * 1024 * 1024),
+    GRPC_IDLE_TIMEOUT_MS: positiveInt.default(300_000),
+    // WebSocket (specs/asyncapi.yaml, "Limits and keep-alive").
+    WS_PING_INTERVAL_MS: positiveInt.default(30_000),
+    WS_MAX_PAYLOAD: positiveInt.default(64 * 1024),
+    WS_MAX_SUBSCRIPTIONS: positiveInt.default(50),
+    WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
+    // Vault limits. The spec's schemas carry the default bounds, so a setting can narrow them, never widen.
+    MAX_BATCH_HEARTBEAT: positiveInt.max(100).default(100),
+    MAX_PAGE_SIZE: positiveInt.max(500).default(500),
+    VAULT_MIN_DEADLINE_SECONDS: seconds.default(60),
+    VAULT_MAX_DEADLINE_SECONDS: seconds.default(315_360_000),
+    VAULT_WARNING_LEAD_SECONDS: z.coerce.number().int().min(0).default(86_400),
+    VAULT_RETENTION_SECONDS: positiveInt.default(2_592_000),
+    VAULT_SCHEDULER_INTERVAL_MS: positiveInt.default(1000),
+    // Vault fees: decimal text, never floats (server/vault/fees/decimal.ts computes with BigInt).
+    VAULT_CREATE_FEE: decimal.default("0.00"),
+    VAULT_HEARTBEAT_FEE: decimal.default("0.50"),
+    VAULT_BATCH_DISCOUNT: z
+      .string()
+      .regex(/^(0(\.\d{1,18})?|1(\.0{1,18})?)$/, "must be a decimal fraction between 0 and 1")
+      .default("0.10"),
+    VAULT_FEE_CURRENCY: z
+      .string()
+      .regex(/^[A-Z0-9]{2,12}$/, "must be 2-12 of A-Z, 0-9")
+      .default("USDC"),
+    VAULT_FEE_RECIPIENT: z.string().min(1).max(128).optional(),
+    FEE_ISSUER_PUBLIC_KEYS: list
+      .refine(
+        (keys) => keys.every((k) => /^ed25519:[0-9a-f]{64}$/.test(k)),
+        "each key must be ed25519:<64 hex>",
+      )
+      .optional(),
+    VALIDATE_RESPONSES: bool.optional(),
+    TRUSTED_PROXIES: list
+      .refine((entries) => entries.every(isAddressOrRange), "each entry must be an IP address or a CIDR")
+      .default(["127.0.0.1/8", "::1"]),
+    IPV6_PREFIX_LENGTH: z.coerce.number().int().min(1).max(128).default(56),
+    AUTH_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
+    // Proofs and anchoring (docs/design.md "Proofs and anchoring").
+    BATCH_INTERVAL_MS: positiveInt.default(1000),
+    BATCH_MAX: positiveInt.max(100_000).default(10_000),
+    LOG_ORIGIN: z
+      .string()
+      .regex(
+        /^[^\s+]+$/,
+        "must be non-empty, without spaces or '+' (a schema-less URL such as example.com/log)",
+      )
+      .optional(),
+    TSA_URL: z.url().optional(),
+    TSA_CA_FILE: z.string().min(1).optional(),
+    OTS_CALENDAR_URLS: list.pipe(z.array(z.url())).optional(),
+    ETHEREUM_RPC_URL: z.url().optional(),
+    ETHEREUM_FROM: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")
+      .optional(),
+  })
+  .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
+    // Node refuses a headers timeout above the request timeout, which includes the headers.
+    path: ["HTTP_HEADERS_TIMEOUT_MS"],
+    message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
+  })
+  .refine((c) => !c.METRICS_PORT || (c.METRICS_PORT !== c.PORT && c.METRICS_PORT !== c.GRPC_PORT), {
+    path: ["METRICS_PORT"],
+    message: "must differ from PORT and GRPC_PORT (it is a listener of its own)",
+  });
 
 export type Config = z.infer<typeof configSchema>;
 
@@ -125,10 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = configSchema.safeParse(present);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map(
-    (issue) => `invalid configuration: ${issue.path.join(".")}: ${issue.message}`,
-  );
-  throw new ConfigError(lines.join("\n"));
+  throw new ConfigError(configErrorLines(configSchema.shape, parsed.error.issues).join("\n"));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Config } from "./config.js";
 import type { EventBus } from "./events/bus.js";
 import type { ServiceKeys } from "./keys/service-keys.js";
 import type { Logger } from "./logger.js";
+import type { Metrics } from "./metrics/metrics.js";
 import type { RateLimiter } from "./ratelimit/limiter.js";
 import type { Store } from "./store/store.js";
 
@@ -20,4 +21,6 @@ export interface AppContext {
   keys: ServiceKeys;
   /** Per-client limits for every transport; absent when `RATE_LIMIT_ENABLED` is false. */
   rateLimiter?: RateLimiter;
+  /** Prometheus series every transport and domain records into (`GET /metrics`). */
+  metrics: Metrics;
 }

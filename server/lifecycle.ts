@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { Http2Server } from "node:http2";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Service } from "./build.js";
 
 export function listen(server: Server | Http2Server, port: number, host: string): Promise<void> {
@@ -12,16 +13,33 @@ export function listen(server: Server | Http2Server, port: number, host: string)
   });
 }
 
+export interface DrainOptions {
+  /** How long the listeners keep accepting after readiness turned `stopping` (`SHUTDOWN_DELAY_MS`). */
+  delayMs: number;
+  /** Ends the delay early (a second signal: the operator does not want to wait). */
+  skip?: AbortSignal;
+}
+
 /**
- * Stops accepting connections on every listener, lets in-flight requests finish for up to
- * `graceMs`, then closes what is left and the service's resources.
+ * Turns readiness to `stopping` (GET /ready answers 503, gRPC health NOT_SERVING) at once, keeps
+ * serving for `drain.delayMs` so load balancers stop routing here, then stops accepting
+ * connections on every listener, lets in-flight requests finish for up to `graceMs`, and closes
+ * what is left and the service's resources.
  */
-export async function shutdownGracefully(service: Service, graceMs: number): Promise<void> {
+export async function shutdownGracefully(
+  service: Service,
+  graceMs: number,
+  drain: DrainOptions = { delayMs: 0 },
+): Promise<void> {
+  service.readiness.set("stopping");
+  // Rejects when skipped, which only ends the wait.
+  await sleep(drain.delayMs, undefined, { signal: drain.skip }).catch(() => {});
   // WebSocket connections first: http.Server.close() waits for upgraded sockets, which it never closes.
   await Promise.all([
     service.ws.close(graceMs),
     closeHttp(service.http, graceMs),
     service.grpc.shutdown(graceMs),
+    ...(service.metricsServer ? [closeHttp(service.metricsServer, graceMs)] : []),
   ]);
   await service.close();
 }

@@ -1,29 +1,73 @@
+import type { Server } from "node:http";
+import type { Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
-import { build } from "./build.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { build, type Service } from "./build.js";
+import { type Config, ConfigError, loadConfig, publicBaseUrl } from "./config.js";
+import { Readiness } from "./health/readiness.js";
 import { listen, shutdownGracefully } from "./lifecycle.js";
+import { createLogger, type Logger } from "./logger.js";
+import { createHttpServer } from "./rest/http-server.js";
+import { startupResponder } from "./rest/startup.js";
+import { describeStore } from "./store/describe.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const service = await build(config);
-  const { logger } = service.ctx;
-  await listen(service.http, config.PORT, config.HOST);
-  const { port } = service.http.address() as AddressInfo;
+  const logger = createLogger(config);
+  // The REST listener comes first, answering 503 `starting` while migrations run, so probes and
+  // load balancers can tell a starting service from a dead one.
+  const readiness = new Readiness();
+  const http = createHttpServer(config, startupResponder(readiness));
+  await listen(http, config.PORT, config.HOST);
+  const rest = hostPort(config.HOST, portOf(http));
+  logger.info(`REST listening on http://${rest} (starting: /ready answers 503 until migrations finish)`);
+  const service = await build(config, { logger, readiness, http });
+  logger.info(`WebSocket listening on ws://${rest}/ws`);
   const grpcHost = config.GRPC_HOST ?? config.HOST;
   await listen(service.grpc.server, config.GRPC_PORT, grpcHost);
-  const grpcPort = (service.grpc.server.address() as AddressInfo).port;
-  logger.info(`REST and WebSocket listening on http://${config.HOST}:${port} (docs at /docs and /redoc)`);
   logger.info(
-    `gRPC listening on ${grpcHost}:${grpcPort} (HTTP/2 cleartext; reflection and grpc.health.v1 on)`,
+    `gRPC listening on ${hostPort(grpcHost, portOf(service.grpc.server))} (HTTP/2 cleartext: gRPC, gRPC-Web and Connect; reflection and grpc.health.v1)`,
   );
-  logger.info(`store: ${service.ctx.store.kind}`);
+  const metricsHost = config.METRICS_HOST ?? config.HOST;
+  if (service.metricsServer) await listen(service.metricsServer, config.METRICS_PORT!, metricsHost);
+  logger.info(metricsLine(config, service.metricsServer, rest));
+  logger.info(`store: ${describeStore(config)}`);
+  logger.info(`docs: ${docsBase(config, portOf(http))}/docs (Swagger UI), /redoc (ReDoc), /openapi.json`);
+  logger.info("ready");
+  handleSignals(config, logger, service);
+}
 
+function metricsLine(config: Config, server: Server | undefined, rest: string): string {
+  if (!config.METRICS_ENABLED) return "metrics off (METRICS_ENABLED=false)";
+  if (!server) return `metrics at http://${rest}/metrics`;
+  const { address, port } = server.address() as AddressInfo;
+  return `metrics listening on http://${hostPort(address, port)}/metrics (not on the REST port)`;
+}
+
+/** Where people find the docs: the public address when set, else this listener. */
+function docsBase(config: Config, port: number): string {
+  if (config.SERVICE_BASE_URL) return publicBaseUrl(config);
+  return publicBaseUrl({ ...config, PORT: port });
+}
+
+const hostPort = (host: string, port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+function portOf(server: Server | Http2Server): number {
+  return (server.address() as AddressInfo).port;
+}
+
+/** SIGTERM/SIGINT: graceful shutdown; a second signal skips the drain delay. */
+function handleSignals(config: Config, logger: Logger, service: Service): void {
+  const skipDelay = new AbortController();
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      skipDelay.abort();
+      return;
+    }
     stopping = true;
-    logger.info({ signal }, "shutting down");
-    shutdownGracefully(service, config.SHUTDOWN_GRACE_MS).then(
+    logger.info({ signal, delayMs: config.SHUTDOWN_DELAY_MS }, "shutting down: not ready any more");
+    const drain = { delayMs: config.SHUTDOWN_DELAY_MS, skip: skipDelay.signal };
+    shutdownGracefully(service, config.SHUTDOWN_GRACE_MS, drain).then(
       () => process.exit(0),
       (err) => {
         logger.error({ err }, "shutdown failed");

@@ -1,18 +1,41 @@
 import type { Command } from "commander";
 import { configSchema, loadConfig } from "../../server/config.js";
 
-/** Settings whose values are secret; `stampd config` prints them masked. */
-const secretNames = /KEY|SECRET|PASSWORD|TOKEN/;
+/**
+ * Settings whose whole value is secret (AT_REST_KEY, any future *_SECRET, *_PASSWORD, *_TOKEN or
+ * *_KEY). Paths of key files and public keys are not secrets: showing them tells the operator
+ * which keys are in use.
+ */
+const secretNames = /(^|_)(KEY|SECRET|PASSWORD|TOKEN)$/;
+/** Query parameters that carry credentials by convention (e.g. `?api_key=`, `?access_token=`). */
+const secretParams = /key|secret|password|token|auth|sig/i;
+/** An Ethereum JSON-RPC provider's URL carries its API key in the path (`…/v3/<key>`). */
+const pathIsSecret = new Set(["ETHEREUM_RPC_URL"]);
+const MASK = "****";
 
-/** Masks a URL's password, keeping the rest readable for an operator checking where it points. */
-function maskUrl(value: string): string {
+/** Masks a URL's credentials, keeping the rest readable for an operator checking where it points. */
+function maskUrl(value: string, maskPath: boolean): string {
+  let url: URL;
   try {
-    const url = new URL(value);
-    if (url.password) url.password = "****";
-    return url.toString();
+    url = new URL(value);
   } catch {
     return value;
   }
+  if (url.password) url.password = MASK;
+  if (maskPath && url.pathname !== "/") url.pathname = `/${MASK}`;
+  for (const name of [...url.searchParams.keys()]) {
+    if (secretParams.test(name)) url.searchParams.set(name, MASK);
+  }
+  return url.toString();
+}
+
+function mask(name: string, value: unknown): unknown {
+  if (secretNames.test(name)) return MASK;
+  if (typeof value === "string" && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    return maskUrl(value, pathIsSecret.has(name));
+  }
+  if (Array.isArray(value)) return value.map((item) => mask(name, item));
+  return value;
 }
 
 export function maskedConfig(env: Record<string, string | undefined> = process.env): Record<string, unknown> {
@@ -20,10 +43,7 @@ export function maskedConfig(env: Record<string, string | undefined> = process.e
   return Object.fromEntries(
     Object.keys(configSchema.shape).map((name) => {
       const value = config[name];
-      if (value === undefined) return [name, null];
-      if (secretNames.test(name)) return [name, "****"];
-      if (typeof value === "string" && name.endsWith("_URL")) return [name, maskUrl(value)];
-      return [name, value];
+      return [name, value === undefined ? null : mask(name, value)];
     }),
   );
 }

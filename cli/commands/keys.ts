@@ -5,6 +5,7 @@ import { type KeyTier, keyTiers } from "../../server/auth/principal.js";
 import { systemClock } from "../../server/clock.js";
 import { loadConfig } from "../../server/config.js";
 import { openStore } from "../../server/store/open.js";
+import { table } from "../table.js";
 
 interface CreateFlags {
   tier: KeyTier;
@@ -36,18 +37,6 @@ function describe(info: ApiKeyInfo) {
     created_at: info.createdAt.toISOString(),
     revoked_at: info.revokedAt?.toISOString() ?? null,
   };
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, col) => cell.padEnd(widths[col]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
 }
 
 async function create(flags: CreateFlags): Promise<void> {

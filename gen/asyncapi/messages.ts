@@ -78,7 +78,8 @@ export interface ClientVerify {
 
 /**
  * - `invalid_json`: the frame is not a JSON object.
- * - `invalid_message`: `type` missing or not a string, or the message does not match its schema.
+ * - `invalid_message`: `type` missing or not a string, the message does not match its schema, or it
+ *   nests objects and arrays deeper than 64 levels.
  * - `unknown_type`: `type` is not a client message type.
  * - `unknown_channel`: subscribe or unsubscribe names a channel that does not exist.
  * - `invalid_filter`: filters do not fit the channel (wrong or missing key, malformed id).

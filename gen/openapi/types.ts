@@ -30,9 +30,49 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Liveness and readiness. `ok` and `degraded` answer 200 (degraded: the service works but a dependency such as an anchor backend is failing); `down` answers 503 with the same body, so load balancers can act on the status code alone. Exempt from rate limiting.
+         * @description The service's health from real checks, each reported by name with `ok` or `fail` only: `store` (the database answers), `redis` (only when Redis is configured: the event bus and the rate-limit store reach it), `batcher` (the proof pipeline completed a pass lately) and `scheduler` (the vault scheduler did). `ok` and `degraded` (the service answers, but something other than the store fails) answer 200; `down` (the store fails) answers 503 with the same body, so load balancers can act on the status code alone; while the service is starting (migrations run) it answers 503 `starting`, without checks. A dependency that does not answer within 2 seconds fails. Needs no key; exempt from rate limiting.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Whether to route traffic here: 200 `ready` while serving; 503 `starting` while the service starts (the listener answers before migrations finish) and 503 `stopping` from the start of a graceful shutdown (SIGTERM), while in-flight requests finish. The gRPC health services (`grpc.health.v1.Health`, `svc.v1.StampService/HealthCheck`) answer `SERVING` exactly when this answers `ready`. Needs no key; exempt from rate limiting.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The service's metrics in the Prometheus text exposition format (0.0.4): REST requests by route template, method and status with latency histograms; gRPC calls by method and code; WebSocket connections and messages; stamps created by transport; batches sealed and batch latency; anchors pending and settled by type; vaults by state, heartbeats and expiries; rate-limit decisions by tier and outcome and the limiter's statistics; store call latency by repository and method; Node's process metrics. Every stampd series starts with `stampd_`; the README lists them. Needs no key; exempt from rate limiting. 404 when `METRICS_ENABLED` is false, or when `METRICS_PORT` serves the metrics on a listener of their own instead.
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -319,7 +359,8 @@ export interface paths {
          *     hash, anchor timeline and trust score of a stamp, and a form that hashes a local file in the
          *     browser to compare it. Its address is the stamp's `verify_url`, built from the environment
          *     variable `SERVICE_BASE_URL`. Any `stamp_id` that is not a stored stamp, malformed ones
-         *     included, gets the 404 HTML page (never a JSON 400).
+         *     included, gets the 404 HTML page (never a JSON 400); only a URL that is malformed as a URL
+         *     (a path that is not valid percent-encoding, an unknown query parameter) answers a JSON 400.
          */
         get: operations["getVerifyPage"];
         put?: never;
@@ -1193,10 +1234,10 @@ export interface components {
         };
         HealthResponse: {
             /**
-             * @description `ok`; `degraded` (working, but a dependency such as an anchor backend fails); `down` (answered with 503).
+             * @description `ok`; `degraded` (answering, but Redis, the batcher or the vault scheduler fails); `down` (the store fails; answered with 503); `starting` (migrations run; answered with 503).
              * @enum {string}
              */
-            status: "ok" | "degraded" | "down";
+            status: "ok" | "degraded" | "down" | "starting";
             /** @description Service version (semantic versioning). */
             version: string;
             /**
@@ -1204,6 +1245,22 @@ export interface components {
              * @description The server's current time.
              */
             timestamp: string;
+            /** @description Each check and its outcome, nothing more (no error messages or addresses; the server's log has the cause). `redis` is present only when Redis is configured. Absent while starting. */
+            checks?: {
+                store: components["schemas"]["HealthCheckResult"];
+                redis?: components["schemas"]["HealthCheckResult"];
+                batcher: components["schemas"]["HealthCheckResult"];
+                scheduler: components["schemas"]["HealthCheckResult"];
+            };
+        };
+        /** @enum {string} */
+        HealthCheckResult: "ok" | "fail";
+        ReadyResponse: {
+            /**
+             * @description `ready` (200); `starting` or `stopping` (503).
+             * @enum {string}
+             */
+            status: "ready" | "starting" | "stopping";
         };
         /** @description Statistics of the WebSocket endpoint since the process started. */
         WsStats: {
@@ -1328,10 +1385,14 @@ export interface components {
          * @description The stamp document (`stampd.stamp/v1`) a third party verifies offline.
          *
          *     Signed payload: this object without the `signatures` member, canonicalized with RFC 8785
-         *     (JSON Canonicalization Scheme), as UTF-8 bytes. `signatures.service` is the service key's
-         *     Ed25519 signature over those bytes; `signatures.author` is the author identity's signature
-         *     over the same bytes, or null for an unsigned stamp. The document never changes after
-         *     creation: anchor states are looked up, not embedded.
+         *     (JSON Canonicalization Scheme), as UTF-8 bytes. The service key signs it in one of two
+         *     ways: `signatures.service` is its Ed25519 signature over those bytes (a stamp made on its
+         *     own), or `signatures.service` is null and `signatures.service_batch` carries one signature
+         *     over the Merkle root of every stamp made in the same batch call (gRPC `BatchStamp`,
+         *     `StreamStamps`) and this stamp's path to that root (see `ServiceBatchSignature`).
+         *     `signatures.author` is the author identity's signature over the payload, or null for an
+         *     unsigned stamp. The document never changes after creation: anchor states are looked up,
+         *     not embedded.
          *
          *     `description` and `metadata` are present only when the stamp was made with them (gRPC
          *     `CreateStamp`, the WebSocket `stamp` message); they are signed like every other member.
@@ -1364,14 +1425,39 @@ export interface components {
             /** @description The author identity's public key, or null for an unsigned stamp. */
             author_public_key: string | null;
             service_public_key: components["schemas"]["PublicKey"];
+            /** @description Exactly one of `service` (a signature) and `service_batch` (present) signs the stamp for the service key. */
             signatures: {
-                service: components["schemas"]["Signature"];
+                /** @description The service key's Ed25519 signature over the payload; null when `service_batch` signs the stamp instead. */
+                service: string | null;
                 /** @description The author's signature, or null for an unsigned stamp. */
                 author: string | null;
+                service_batch?: components["schemas"]["ServiceBatchSignature"];
             };
             /** @description Free text given at creation; absent when none was given. */
             description?: string;
             metadata?: components["schemas"]["StampMetadata"];
+        };
+        /**
+         * @description The service's signature of a stamp made in a batch call: one Ed25519 signature for the
+         *     whole batch, over the root of an RFC 6962 Merkle tree (SHA-256) whose leaves are the
+         *     batch's stamps in request order, each leaf hash SHA-256(0x00 ‖ signed payload), the
+         *     payload as defined on `StampDocument`.
+         *
+         *     To check it: hash this stamp's payload into its leaf, check that `audit_path` leads from it
+         *     at `leaf_index` in a tree of `tree_size` leaves to `root` (RFC 9162 section 2.1.3.2), and
+         *     check `signature` with `service_public_key` over the bytes of the text
+         *     `stampd.stamp-batch/v1` and a line feed (0x0A) followed by the 32 bytes of `root`. The
+         *     prefix keeps this signature apart from every other thing the service key signs.
+         */
+        ServiceBatchSignature: {
+            root: components["schemas"]["Digest"];
+            /** @description This stamp's leaf in the batch's tree (its position in the request). */
+            leaf_index: number;
+            /** @description Number of stamps the batch made. */
+            tree_size: number;
+            /** @description RFC 6962 audit path from this stamp's leaf to `root`, sibling hashes from the leaf level up; empty for a batch of one. */
+            audit_path: components["schemas"]["Digest"][];
+            signature: components["schemas"]["Signature"];
         };
         /** @description The part of a fingerprint that a stamp document commits to. */
         StampFingerprint: {
@@ -1946,7 +2032,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed input: schema validation failure, unknown enum value or anchor type, bad base64 or URI, unparseable `stamp_json`, or a processing error. */
+        /** @description Malformed input: schema validation failure, unknown enum value or anchor type, bad base64 or URI, unparseable `stamp_json`, an unknown query parameter (every operation refuses those), a body without a `Content-Type` the operation takes, a path that is not valid percent-encoding, or a processing error. */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1957,6 +2043,28 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unknown query parameter (every operation refuses those). (Same as `BadRequest`, on a path exempt from rate limiting, so without rate-limit headers.) */
+        BadRequestUnmetered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "request validation failed",
+                 *       "code": "validation_failed",
+                 *       "errors": [
+                 *         {
+                 *           "path": "/query/verbose",
+                 *           "message": "Unknown query parameter 'verbose'"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2187,7 +2295,7 @@ export interface components {
         IdempotencyKey: string;
         /** @description Only vaults in this state (all states when absent). */
         VaultStateQuery: components["schemas"]["VaultState"];
-        /** @description Number of items to skip. */
+        /** @description Number of items to skip, at most 2^53 - 1 (the largest integer a JSON number carries exactly; a larger offset answers 400). */
         OffsetQuery: number;
         /** @description Query form of the multipart field `preset` (see `CreateStampForm`). */
         PresetQuery: components["schemas"]["PresetName"];
@@ -2285,6 +2393,7 @@ export interface operations {
                     "application/json": components["schemas"]["RootResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -2306,20 +2415,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ok",
-                     *       "version": "0.1.0",
-                     *       "timestamp": "2024-11-21T08:15:30.000Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            400: components["responses"]["BadRequestUnmetered"];
             401: components["responses"]["UnauthorizedUnmetered"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplementedUnmetered"];
-            /** @description The service is down (`status` is `down`). */
+            /** @description The service is down (the store fails) or still starting. */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Serving. */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2327,14 +2452,71 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "down",
-                     *       "version": "0.1.0",
-                     *       "timestamp": "2024-11-21T08:15:30.000Z"
+                     *       "status": "ready"
                      *     }
                      */
-                    "application/json": components["schemas"]["HealthResponse"];
+                    "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
+            400: components["responses"]["BadRequestUnmetered"];
+            401: components["responses"]["UnauthorizedUnmetered"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplementedUnmetered"];
+            /** @description Starting, or shutting down. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP stampd_stamps_created_total Stamps created by this instance, by transport (rest, grpc, websocket).
+                     *     # TYPE stampd_stamps_created_total counter
+                     *     stampd_stamps_created_total{transport="rest"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequestUnmetered"];
+            401: components["responses"]["UnauthorizedUnmetered"];
+            /** @description Metrics are off (`METRICS_ENABLED=false`) or served on `METRICS_PORT`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplementedUnmetered"];
         };
     };
     getOpenApi: {
@@ -2370,7 +2552,9 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequestUnmetered"];
             401: components["responses"]["UnauthorizedUnmetered"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplementedUnmetered"];
         };
     };
@@ -2400,7 +2584,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequestUnmetered"];
             401: components["responses"]["UnauthorizedUnmetered"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplementedUnmetered"];
         };
     };
@@ -2428,7 +2614,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequestUnmetered"];
             401: components["responses"]["UnauthorizedUnmetered"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplementedUnmetered"];
         };
     };
@@ -2460,6 +2648,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -2577,6 +2766,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -2865,6 +3055,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description No such stamp (the HTML not-found page). */
             404: {
@@ -3134,6 +3325,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdentityResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -3260,6 +3452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Preset"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -3586,7 +3779,7 @@ export interface operations {
                 state?: components["parameters"]["VaultStateQuery"];
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of items to skip. */
+                /** @description Number of items to skip, at most 2^53 - 1 (the largest integer a JSON number carries exactly; a larger offset answers 400). */
                 offset?: components["parameters"]["OffsetQuery"];
             };
             header?: never;
@@ -3732,6 +3925,7 @@ export interface operations {
                     "application/json": components["schemas"]["VaultFees"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -4023,7 +4217,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of items to skip. */
+                /** @description Number of items to skip, at most 2^53 - 1 (the largest integer a JSON number carries exactly; a larger offset answers 400). */
                 offset?: components["parameters"]["OffsetQuery"];
                 /** @description Only vaults in this state (all states when absent). */
                 state?: components["parameters"]["VaultStateQuery"];
@@ -4111,6 +4305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExplorerStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -4155,6 +4350,7 @@ export interface operations {
                     "application/json": components["schemas"]["WsStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -4193,6 +4389,7 @@ export interface operations {
                     "application/json": components["schemas"]["LogInfo"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -4228,6 +4425,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -4351,6 +4549,7 @@ export interface operations {
                     "application/pem-certificate-chain": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];

@@ -23,4 +23,6 @@ export interface AnchorRepository {
   /** Stores the outcome of an attempt; `nextAttemptAt` matters only while pending. */
   save(record: AnchorRecord, nextAttemptAt: Date): Promise<void>;
   forBatch(batchId: string): Promise<AnchorRecord[]>;
+  /** Pending records by anchor type, for metrics (an indexed count: only pending rows are read). */
+  pendingByType(): Promise<Partial<Record<AnchorType, number>>>;
 }

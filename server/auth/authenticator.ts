@@ -1,7 +1,10 @@
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
+import { failedAuthCharge } from "../ratelimit/failed-auth.js";
+import type { RateLimiter } from "../ratelimit/limiter.js";
 import type { Store } from "../store/store.js";
 import { ApiKeys } from "./api-keys.js";
+import type { StoredApiKey } from "./auth-repository.js";
 import { ClientAddresses } from "./client-address.js";
 import { anonymous, type Principal, type PrincipalRequest } from "./principal.js";
 
@@ -10,9 +13,14 @@ import { anonymous, type Principal, type PrincipalRequest } from "./principal.js
  * upgrade). Precedence (seed part 5 rule 2): Bearer key, X-API-Key, forwarded address, peer.
  */
 export class Authenticator {
+  /**
+   * @param onRefusedKey called with the anonymous principal of the caller's address before a
+   *   refused key is reported; it may throw instead (the rate limiter's 429 for key guessers).
+   */
   constructor(
     readonly keys: ApiKeys,
     private readonly addresses: ClientAddresses,
+    private readonly onRefusedKey?: (client: Principal) => Promise<void>,
   ) {}
 
   /**
@@ -22,15 +30,28 @@ export class Authenticator {
   async resolvePrincipal(req: PrincipalRequest): Promise<Principal> {
     const presented = presentedKey(req);
     if (presented === undefined) return anonymous(this.addresses.clientKey(req));
-    const key = await this.keys.verify(presented);
+    let key: StoredApiKey;
+    try {
+      key = await this.keys.verify(presented);
+    } catch (err) {
+      await this.onRefusedKey?.(anonymous(this.addresses.clientKey(req)));
+      throw err;
+    }
     return { accountId: key.accountId, keyId: key.id, tier: key.tier, clientKey: `key:${key.id}` };
   }
 }
 
-export function createAuthenticator(config: Config, store: Store, clock: Clock): Authenticator {
+/** The authenticator of a service; with a rate limiter, refused keys are charged to their address. */
+export function createAuthenticator(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  limiter?: RateLimiter,
+): Authenticator {
   return new Authenticator(
     new ApiKeys(store.auth, clock, config.AUTH_CACHE_MS),
     new ClientAddresses(config.TRUSTED_PROXIES, config.IPV6_PREFIX_LENGTH),
+    limiter && failedAuthCharge(limiter),
   );
 }
 

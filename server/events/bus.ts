@@ -44,5 +44,7 @@ export interface EventBus {
   publish<T extends EventType>(event: DomainEvent<T>): void;
   /** Returns the function that removes the listener. */
   subscribe(listener: Listener): () => void;
+  /** Resolves when the bus can reach other instances (always, for the in-process bus). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -25,6 +25,8 @@ export class MemoryEventBus implements EventBus {
     return () => this.listeners.delete(listener);
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.listeners.clear();
   }

@@ -76,6 +76,12 @@ export class RedisEventBus implements EventBus {
     return this.local.subscribe(listener);
   }
 
+  /** The subscription must be connected (or other instances' events are lost) and Redis must answer. */
+  async ping(): Promise<void> {
+    if (this.subscriber.status !== "ready") throw new Error("the event subscription is not connected");
+    await this.publisher.ping();
+  }
+
   async close(): Promise<void> {
     // QUIT needs a live connection; without one there is nothing to flush.
     await Promise.all(

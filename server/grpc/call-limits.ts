@@ -1,7 +1,7 @@
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { Principal } from "../auth/principal.js";
-import type { Decision, RateLimiter } from "../ratelimit/limiter.js";
+import type { RateLimiter } from "../ratelimit/limiter.js";
 import { weightFor } from "../ratelimit/paths.js";
+import { rateLimited } from "./errors.js";
 
 /**
  * The REST path whose weight (seed 8.2) each kind of StampService call pays, so a client has one
@@ -28,16 +28,4 @@ export class CallLimits {
     const decision = await this.limiter.consume(principal, path, weightFor(path) * count);
     if (decision && !decision.allowed) throw rateLimited(decision);
   }
-}
-
-/**
- * RESOURCE_EXHAUSTED with the wait in the message and in `grpc-retry-pushback-ms`, the trailer gRPC
- * clients with a retry policy honour (gRPC proposal A6), the counterpart of REST's Retry-After.
- */
-function rateLimited(d: Decision): ConnectError {
-  return new ConnectError(
-    `rate limit exceeded for tier ${d.tier} (${d.limit} requests/min); retry after ${d.resetSeconds} s`,
-    Code.ResourceExhausted,
-    { "grpc-retry-pushback-ms": String(Math.ceil(d.retryAfter * 1000)) },
-  );
 }

@@ -2,6 +2,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorCode } from "../errors.js";
 import { ServiceError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { Decision } from "../ratelimit/limiter.js";
+import { RateLimitedError } from "../ratelimit/rate-limited.js";
 
 /** The gRPC status of each domain error category (documented in stamp.proto). */
 export const grpcCode: Record<ErrorCode, Code> = {
@@ -21,7 +23,20 @@ export const grpcCode: Record<ErrorCode, Code> = {
 /** Maps anything thrown by a handler to a ConnectError; unknown failures stay in the log. */
 export function toConnectError(err: unknown, logger: Logger): ConnectError {
   if (err instanceof ConnectError) return err;
+  if (err instanceof RateLimitedError) return rateLimited(err.decision);
   if (err instanceof ServiceError) return new ConnectError(err.message, grpcCode[err.code]);
   logger.error({ err }, "unhandled gRPC error");
   return new ConnectError("internal error", Code.Internal);
+}
+
+/**
+ * RESOURCE_EXHAUSTED with the wait in the message and in `grpc-retry-pushback-ms`, the trailer gRPC
+ * clients with a retry policy honour (gRPC proposal A6), the counterpart of REST's Retry-After.
+ */
+export function rateLimited(d: Decision): ConnectError {
+  return new ConnectError(
+    `rate limit exceeded for tier ${d.tier} (${d.limit} requests/min); retry after ${d.resetSeconds} s`,
+    Code.ResourceExhausted,
+    { "grpc-retry-pushback-ms": String(Math.ceil(d.retryAfter * 1000)) },
+  );
 }

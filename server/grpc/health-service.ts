@@ -9,22 +9,25 @@ import {
   HealthCheckResponse_ServingStatus as Status,
 } from "../../gen/proto/grpc/health/v1/health_pb.js";
 import { StampService } from "../../gen/proto/svc/v1/stamp_pb.js";
-import type { ServingState, ServingStatus } from "./serving-state.js";
+import type { Readiness } from "../health/readiness.js";
 
 /** The names grpc.health.v1 answers for: "" is the whole server. */
 export const healthServiceNames = new Set(["", StampService.typeName]);
 
-const toProto = (s: ServingStatus) => (s === "serving" ? Status.SERVING : Status.NOT_SERVING);
+const toProto = (ready: boolean) => (ready ? Status.SERVING : Status.NOT_SERVING);
 
-/** The standard grpc.health.v1.Health service (Check and Watch), for orchestrators' probes. */
-export function healthRoutes(state: ServingState) {
+/**
+ * The standard grpc.health.v1.Health service (Check and Watch), for orchestrators' probes: SERVING
+ * exactly while the service is ready (not while starting, nor once a graceful shutdown began).
+ */
+export function healthRoutes(readiness: Readiness) {
   return (router: ConnectRouter) =>
     router.service(Health, {
       check(req: HealthCheckRequest): HealthCheckResponse {
         if (!healthServiceNames.has(req.service)) {
           throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
         }
-        return create(HealthCheckResponseSchema, { status: toProto(state.status) });
+        return create(HealthCheckResponseSchema, { status: toProto(readiness.ready) });
       },
       async *watch(req: HealthCheckRequest, ctx: HandlerContext) {
         // The health protocol answers an unknown name with SERVICE_UNKNOWN on Watch, not an error.
@@ -32,8 +35,13 @@ export function healthRoutes(state: ServingState) {
           yield create(HealthCheckResponseSchema, { status: Status.SERVICE_UNKNOWN });
           return;
         }
-        for await (const status of state.watch(ctx.signal)) {
-          yield create(HealthCheckResponseSchema, { status: toProto(status) });
+        // starting and stopping are both NOT_SERVING: Watch sends changes of the status only.
+        let last: boolean | undefined;
+        for await (const phase of readiness.watch(ctx.signal)) {
+          const ready = phase === "ready";
+          if (ready === last) continue;
+          last = ready;
+          yield create(HealthCheckResponseSchema, { status: toProto(ready) });
         }
       },
     });

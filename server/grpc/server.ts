@@ -6,26 +6,31 @@ import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { file_grpc_health_v1_health } from "../../gen/proto/grpc/health/v1/health_pb.js";
 import { file_grpc_reflection_v1_reflection } from "../../gen/proto/grpc/reflection/v1/reflection_pb.js";
+import type { Readiness } from "../health/readiness.js";
 import type { Logger } from "../logger.js";
+import { withCallerFaultsAsInvalidArgument } from "./caller-faults.js";
 import { peerAddressKey } from "./context-keys.js";
 import { errorInterceptor } from "./error-interceptor.js";
 import { healthRoutes } from "./health-service.js";
+import { closeIdleSessions } from "./idle-sessions.js";
+import type { GrpcLimits } from "./limits.js";
 import { reflectionRoutes } from "./reflection-service.js";
-import type { ServingState } from "./serving-state.js";
 import { withPlainStatusMessages } from "./status-message.js";
 
 export interface GrpcOptions {
   logger: Logger;
-  /** Shared with the services that report health. */
-  state: ServingState;
+  /** The service's readiness, which the health services report. */
+  readiness: Readiness;
   /** Application services to serve, with the descriptor files reflection should describe. */
   services: { routes: (router: ConnectRouter) => void; file: DescFile }[];
   interceptors?: Interceptor[];
+  /** Outside the error mapping, so they see the status the client gets (metrics). */
+  observers?: Interceptor[];
+  limits: GrpcLimits;
 }
 
 export interface GrpcServer {
   server: http2.Http2Server;
-  state: ServingState;
   /**
    * Reports NOT_SERVING, ends streaming calls, stops accepting connections and lets unary calls in
    * flight finish for up to `graceMs` before closing what is left.
@@ -35,7 +40,7 @@ export interface GrpcServer {
 
 /** gRPC (and gRPC-Web and Connect) over HTTP/2 cleartext, with health and reflection. */
 export function createGrpcServer(options: GrpcOptions): GrpcServer {
-  const { state } = options;
+  const { readiness, limits } = options;
   const stopping = new AbortController();
   // Every call in flight listens on it (Connect links each call's signal to it): no leak past 10.
   setMaxListeners(0, stopping.signal);
@@ -47,17 +52,29 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
   const handler = connectNodeAdapter({
     routes(router) {
       for (const s of options.services) s.routes(router);
-      healthRoutes(state)(router);
+      healthRoutes(readiness)(router);
       reflectionRoutes(files)(router);
     },
-    interceptors: [errorInterceptor(options.logger), ...(options.interceptors ?? [])],
+    interceptors: [
+      ...(options.observers ?? []),
+      errorInterceptor(options.logger),
+      ...(options.interceptors ?? []),
+    ],
     contextValues: (req) => createContextValues().set(peerAddressKey, req.socket.remoteAddress ?? ""),
     shutdownSignal: stopping.signal,
+    readMaxBytes: limits.maxMessageBytes,
   });
-  const server = http2.createServer((req, res) => {
+  const settings = {
+    maxConcurrentStreams: limits.maxConcurrentStreams,
+    maxHeaderListSize: limits.maxHeaderBytes,
+  };
+  const server = http2.createServer({ settings }, (req, res) => {
     withPlainStatusMessages(res);
+    withCallerFaultsAsInvalidArgument(res);
     handler(req, res);
   });
+  server.maxConnections = limits.maxConnections;
+  closeIdleSessions(server, limits.idleTimeoutMs);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);
@@ -65,9 +82,8 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
   });
   return {
     server,
-    state,
     async shutdown(graceMs) {
-      state.set("not_serving");
+      readiness.set("stopping");
       // One turn of the event loop lets watchers write NOT_SERVING before their streams end.
       await new Promise((resolve) => setImmediate(resolve));
       // The reason every running call's signal carries: streams still open end with UNAVAILABLE.

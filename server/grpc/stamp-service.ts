@@ -29,6 +29,7 @@ import type { Principal } from "../auth/principal.js";
 import type { AppContext } from "../context.js";
 import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
+import type { Readiness } from "../health/readiness.js";
 import type { StampService as Stamps } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 import { type Batch, newBatchId, stampBatch } from "./batch-stamping.js";
@@ -37,7 +38,6 @@ import { parseContentHash } from "./content-hash.js";
 import { principalOf } from "./context-keys.js";
 import { healthServiceNames } from "./health-service.js";
 import { requireBatchId, requireStampId, type StampInput, toHashStampRequest } from "./requests.js";
-import type { ServingState } from "./serving-state.js";
 import { toStampMessage } from "./stamp-message.js";
 import { watchedStampIds } from "./stamp-watch.js";
 import { verifyResponse } from "./verify-outcome.js";
@@ -47,7 +47,7 @@ export interface StampHandlersDeps {
   stamps: Stamps;
   events: EventBus;
   limits: CallLimits;
-  state: ServingState;
+  readiness: Readiness;
   /** `MAX_BATCH_ITEMS`: more items in one BatchStamp is INVALID_ARGUMENT. */
   maxBatchItems: number;
   /** `GRPC_WATCH_BUFFER`: stamp events a WatchStamps reader may fall behind. */
@@ -141,7 +141,7 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     if (!healthServiceNames.has(req.service)) {
       throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
     }
-    const status = this.deps.state.status === "serving" ? Status.SERVING : Status.NOT_SERVING;
+    const status = this.deps.readiness.ready ? Status.SERVING : Status.NOT_SERVING;
     return create(HealthCheckResponseSchema, { status });
   }
 
@@ -156,12 +156,12 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
 }
 
 /** svc.v1.StampService over the application's stamps domain, limiter and event bus. */
-export function stampService(ctx: AppContext, stamps: Stamps, state: ServingState) {
+export function stampService(ctx: AppContext, stamps: Stamps, readiness: Readiness) {
   const handlers = new StampHandlers({
     stamps,
     events: ctx.events,
     limits: new CallLimits(ctx.rateLimiter),
-    state,
+    readiness,
     maxBatchItems: ctx.config.MAX_BATCH_ITEMS,
     watchBuffer: ctx.config.GRPC_WATCH_BUFFER,
   });

@@ -16,6 +16,9 @@ export interface ServiceKeys {
   atRest: AtRestCipher;
 }
 
+/** The key files created in `DATA_DIR/keys/` when the configuration names none. */
+export const defaultKeyFiles = { signing: "service-ed25519.pem", atRest: "at-rest.key" } as const;
+
 type KeyConfig = Pick<Config, "DATA_DIR" | "SERVICE_SIGNING_KEY_FILE" | "AT_REST_KEY_FILE" | "AT_REST_KEY">;
 
 /**
@@ -29,7 +32,7 @@ export function loadServiceKeys(config: KeyConfig, logger: Logger): ServiceKeys 
 function loadSigningKey(config: KeyConfig, logger: Logger): Signer {
   const pem = config.SERVICE_SIGNING_KEY_FILE
     ? readConfigured("SERVICE_SIGNING_KEY_FILE", config.SERVICE_SIGNING_KEY_FILE, logger)
-    : readOrCreateKeyFile(join(config.DATA_DIR, "keys", "service-ed25519.pem"), newSigningKeyPem, logger);
+    : readOrCreateKeyFile(join(config.DATA_DIR, "keys", defaultKeyFiles.signing), newSigningKeyPem, logger);
   const key = createPrivateKey(pem);
   if (key.asymmetricKeyType !== "ed25519") {
     throw new ConfigError("invalid configuration: SERVICE_SIGNING_KEY_FILE: not an Ed25519 private key");
@@ -46,7 +49,7 @@ function loadAtRestKey(config: KeyConfig, logger: Logger): Buffer {
   const hex = config.AT_REST_KEY_FILE
     ? readConfigured("AT_REST_KEY_FILE", config.AT_REST_KEY_FILE, logger)
     : (config.AT_REST_KEY ??
-      readOrCreateKeyFile(join(config.DATA_DIR, "keys", "at-rest.key"), newAtRestKeyHex, logger));
+      readOrCreateKeyFile(join(config.DATA_DIR, "keys", defaultKeyFiles.atRest), newAtRestKeyHex, logger));
   const key = hex.trim();
   if (!/^[0-9a-fA-F]{64}$/.test(key)) {
     throw new ConfigError("invalid configuration: AT_REST_KEY: the key must be 64 hex characters (256 bits)");

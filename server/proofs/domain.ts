@@ -4,6 +4,7 @@ import { anchorAvailability } from "../anchors/availability.js";
 import { logOrigin } from "../config.js";
 import type { AppContext } from "../context.js";
 import { TransparencyLog } from "../log/transparency-log.js";
+import { observeAnchorOutcomes, observeSealing } from "../metrics/proof-observers.js";
 import { Batcher } from "./batcher.js";
 import { ProofPipeline } from "./pipeline.js";
 import { ProofService } from "./proof-service.js";
@@ -21,17 +22,17 @@ export interface ProofDomain {
 
 /** Assembles batching, the transparency log, anchoring and the service's TSA from the context. */
 export async function createProofDomain(ctx: AppContext): Promise<ProofDomain> {
-  const { config, store, keys, clock, events, logger } = ctx;
+  const { config, store, keys, clock, events, logger, metrics } = ctx;
   const log = new TransparencyLog(store.log, keys.signing, logOrigin(config), clock);
   const batcher = new Batcher({
-    proofs: store.proofs,
+    proofs: observeSealing(store.proofs, metrics),
     signer: keys.signing,
     clock,
     events,
     maxStamps: config.BATCH_MAX,
   });
   const anchors = new AnchorWorker({
-    anchors: store.anchors,
+    anchors: observeAnchorOutcomes(store.anchors, metrics),
     proofs: store.proofs,
     adapters: createAnchorAdapters(config, log, clock),
     clock,

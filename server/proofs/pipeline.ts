@@ -1,5 +1,6 @@
 import type { AnchorWorker } from "../anchors/anchor-worker.js";
 import type { EventBus } from "../events/bus.js";
+import { LoopLiveness } from "../health/loop-liveness.js";
 import type { TransparencyLog } from "../log/transparency-log.js";
 import type { Logger } from "../logger.js";
 import type { Batcher } from "./batcher.js";
@@ -27,14 +28,18 @@ export class ProofPipeline {
   private pending = 0;
   private created = 0;
   private unsubscribe: (() => void) | undefined;
+  /** When a pass last completed (/health: "batcher"). */
+  readonly liveness: LoopLiveness;
 
-  constructor(private readonly parts: PipelineParts) {}
+  constructor(private readonly parts: PipelineParts) {
+    this.liveness = new LoopLiveness(parts.intervalMs);
+  }
 
   /** One full pass, after any pass already running (passes never overlap). */
   tick(): Promise<void> {
     this.pending++;
     this.created = 0;
-    const pass = this.queue.then(() => this.pass()).finally(() => this.pending--);
+    const pass = this.queue.then(() => this.liveness.run(() => this.pass())).finally(() => this.pending--);
     this.queue = pass.catch((err) => this.parts.logger.error({ err }, "proof pipeline pass failed"));
     return pass;
   }

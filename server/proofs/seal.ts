@@ -1,5 +1,4 @@
 import { monotonicFactory } from "ulid";
-import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { AnchorType } from "../stamps/stamp-settings.js";
@@ -10,16 +9,11 @@ const nextUlid = monotonicFactory();
 /** `bat_` and a ULID of the sealing time (docs/design.md, Identifiers). */
 export const newBatchId = (at: Date): string => `bat_${nextUlid(at.getTime())}`;
 
-interface Claimed {
-  id: string;
-  accountId: string | null;
-  document: { anchors: AnchorType[] };
-}
-
 /**
  * Builds and signs the batch of the claimed stamps: leaves in stamp id order, each the RFC 6962
  * leaf hash of the stamp document in canonical form (sdk/src/verify/stamp-leaf.ts), one Ed25519
- * signature over the 32 root bytes for the whole batch.
+ * signature over the 32 root bytes for the whole batch. The stored text is already canonical, so
+ * it is the leaf data as it is: parsing and canonicalizing it again would give the same bytes.
  */
 export function sealStamps(
   batchId: string,
@@ -27,10 +21,8 @@ export function sealStamps(
   signer: Signer,
   sealedAt: Date,
 ): SealedBatch {
-  const stamps: Claimed[] = claimed
-    .map((s) => ({ id: s.id, accountId: s.accountId, document: JSON.parse(s.stampJson) }))
-    .sort((a, b) => (a.id < b.id ? -1 : 1));
-  const tree = merkle.tree(stamps.map((s) => merkle.leafHash(stampLeafData(s.document))));
+  const stamps = [...claimed].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const tree = merkle.tree(stamps.map((s) => merkle.leafHash(Buffer.from(s.stampJson))));
   const root = tree.root();
   return {
     batch: {
@@ -52,6 +44,16 @@ export function sealStamps(
   };
 }
 
-function requestedAnchors(stamps: readonly Claimed[]): AnchorType[] {
-  return [...new Set(stamps.flatMap((s) => s.document.anchors))];
+// RFC 8785 orders members by name, and `anchors` is the first of stampd.stamp/v1's: the array
+// opens the canonical text, and reading it there spares parsing the whole document.
+const OPENING_ANCHORS = /^\{"anchors":(\[[^\]]*\])/;
+
+function requestedAnchors(stamps: readonly ClaimedStamp[]): AnchorType[] {
+  const types = new Set<AnchorType>();
+  for (const { id, stampJson } of stamps) {
+    const anchors = OPENING_ANCHORS.exec(stampJson)?.[1];
+    if (anchors === undefined) throw new Error(`stamp ${id}: stored document does not open with its anchors`);
+    for (const type of JSON.parse(anchors) as AnchorType[]) types.add(type);
+  }
+  return [...types];
 }

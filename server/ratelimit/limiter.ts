@@ -27,6 +27,8 @@ export interface RateLimitStats {
   limited: Record<Tier, number>;
   /** Requests let through because the store failed (fail open). */
   storeErrors: number;
+  /** Sweeps of idle clients run (timer and explicit). */
+  cleanups: number;
 }
 
 export interface RateLimiterOptions {
@@ -45,7 +47,7 @@ export interface RateLimiterOptions {
  */
 export class RateLimiter {
   private readonly tiers: Record<Tier, TierLimits>;
-  private readonly counts = { allowed: zeroes(), limited: zeroes(), storeErrors: 0 };
+  private readonly counts = { allowed: zeroes(), limited: zeroes(), storeErrors: 0, cleanups: 0 };
   private readonly timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RateLimiterOptions) {
@@ -96,7 +98,7 @@ export class RateLimiter {
     };
   }
 
-  /** For the host program (a metrics endpoint later): counts since start, clients tracked now. */
+  /** For the host program and `GET /metrics`: counts since start, clients tracked now. */
   async stats(): Promise<RateLimitStats> {
     const { store } = this.options;
     return {
@@ -106,14 +108,21 @@ export class RateLimiter {
       allowed: { ...this.counts.allowed },
       limited: { ...this.counts.limited },
       storeErrors: this.counts.storeErrors,
+      cleanups: this.counts.cleanups,
     };
   }
 
   /** Forgets idle clients now; also runs every cleanup interval. */
   async sweep(): Promise<void> {
-    await this.options.store
-      .sweep()
-      .catch((err) => this.options.logger.warn({ err }, "rate-limit sweep failed"));
+    await this.options.store.sweep().then(
+      () => void this.counts.cleanups++,
+      (err) => this.options.logger.warn({ err }, "rate-limit sweep failed"),
+    );
+  }
+
+  /** Resolves when the limiter's shared state is reachable (/health). */
+  ping(): Promise<void> {
+    return this.options.store.ping();
   }
 
   async close(): Promise<void> {

@@ -55,6 +55,8 @@ export class MemoryStore implements LimiterStore {
     this.dropStale(this.options.clock.now().getTime());
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.clients.clear();
   }

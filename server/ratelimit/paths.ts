@@ -16,7 +16,14 @@ export const weights: Readonly<Record<string, number>> = {
 export const DEFAULT_WEIGHT = 1.0;
 
 /** Never limited and given no rate-limit headers (seed 8.5), with everything below them (assets). */
-export const exemptPaths: readonly string[] = ["/health", "/docs", "/redoc", "/openapi.json"];
+export const exemptPaths: readonly string[] = [
+  "/health",
+  "/ready",
+  "/metrics",
+  "/docs",
+  "/redoc",
+  "/openapi.json",
+];
 
 const byLength = Object.keys(weights).sort((a, b) => b.length - a.length);
 

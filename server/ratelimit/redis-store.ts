@@ -84,6 +84,10 @@ export class RedisStore implements LimiterStore {
     // Nothing to do: every write sets the key's TTL to the stale age.
   }
 
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     // QUIT needs a live connection; without one there is nothing to flush.
     await this.redis.quit().catch(() => this.redis.disconnect());

@@ -13,6 +13,8 @@ export interface LimiterStore {
   trackedClients(): Promise<number>;
   /** Forgets clients idle longer than the stale age (Redis does this itself with key TTLs). */
   sweep(): Promise<void>;
+  /** Resolves when the state is reachable (always, in memory). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ import { errorHandler } from "./error-handler.js";
 import { FINGERPRINT_JSON_PATHS } from "./fingerprint-handlers.js";
 import { specForRequestValidator } from "./form-fields.js";
 import type { Handlers } from "./handler.js";
+import { httpMetrics } from "./http-metrics.js";
 import { rateLimit } from "./rate-limit.js";
 import { requestId } from "./request-id.js";
 import { requireKey } from "./require-key.js";
@@ -24,6 +25,7 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
+  app.use(httpMetrics(ctx.metrics));
   app.use(requestId);
   app.use(cors(corsOptions(config.CORS_ORIGINS)));
   app.use(docsAssets());
@@ -47,7 +49,7 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
       ignoreUndocumented: false,
     }),
   );
-  app.use(operationRouter({ ...serviceHandlers(ctx), ...docsHandlers, ...domainHandlers }));
+  app.use(operationRouter({ ...serviceHandlers(), ...docsHandlers, ...domainHandlers }));
   app.use(errorHandler(ctx.logger));
   return app;
 }

@@ -1,6 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Principal } from "../auth/principal.js";
 import type { AppContext } from "../context.js";
+import { RateLimitedError } from "../ratelimit/rate-limited.js";
+import { sendRateLimited } from "./rate-limit.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -11,10 +13,12 @@ declare module "express-serve-static-core" {
 
 /**
  * Resolves `req.principal` from the key headers or the client address. A presented key that is not
- * valid answers 401 `invalid_api_key` here, on every path, before any body is read.
+ * valid answers 401 `invalid_api_key` here, on every path, before any body is read; once such
+ * refusals have emptied the anonymous bucket of the caller's address, 429 instead.
  */
 export function authenticate(ctx: AppContext) {
-  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+  const headers = { headers: ctx.config.RATE_LIMIT_HEADERS };
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       req.principal = await ctx.auth.resolvePrincipal({
         authorization: req.get("authorization"),
@@ -25,7 +29,8 @@ export function authenticate(ctx: AppContext) {
       });
       next();
     } catch (err) {
-      next(err);
+      if (err instanceof RateLimitedError) sendRateLimited(res, err.decision, headers);
+      else next(err);
     }
   };
 }

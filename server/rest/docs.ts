@@ -5,7 +5,9 @@ import { referencePageHeaders } from "../pages/security-headers.js";
 import { loadSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
-const swaggerUiDir: string = require("swagger-ui-dist").getAbsoluteFSPath();
+// Resolved through package.json: the package's main module would load both multi-megabyte browser
+// bundles into this process's heap just to tell where its files are.
+const swaggerUiDir = dirname(require.resolve("swagger-ui-dist/package.json"));
 const redocBundle = join(dirname(require.resolve("redoc/package.json")), "bundles", "redoc.standalone.js");
 
 const page = (title: string, head: string, body: string) => `<!doctype html>

@@ -42,7 +42,7 @@ export function errorHandler(logger: Logger) {
       return;
     }
     const e = (err ?? {}) as HttpLikeError;
-    const status = e.status ?? e.statusCode;
+    const status = spokenStatus(e.status ?? e.statusCode);
     if (status && status >= 400 && status < 500) {
       res.status(status).json(clientError(e, status));
       return;
@@ -50,6 +50,15 @@ export function errorHandler(logger: Logger) {
     logger.error({ err, reqId: req.id }, "unhandled error");
     res.status(500).json(body("internal error"));
   };
+}
+
+/**
+ * The status the spec gives an error: a body without a Content-Type the operation takes (the
+ * validator's and body parser's 415) is malformed input, a 400 like any other (specs/openapi.yaml,
+ * `BadRequest`), so clients meet only the statuses the spec lists.
+ */
+function spokenStatus(status: number | undefined): number | undefined {
+  return status === 415 ? 400 : status;
 }
 
 /** Errors raised by the body parser and the OpenAPI validator, in the spec's shape. */

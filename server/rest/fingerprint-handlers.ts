@@ -8,7 +8,7 @@ import { fingerprintStream } from "../fingerprints/stream.js";
 import type { DecompositionMethod, ShadowScale } from "../fingerprints/types.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
-import { receiveUpload } from "./uploads.js";
+import { receiveUpload, uploadLimits } from "./uploads.js";
 
 type CompareRequest = components["schemas"]["CompareRequest"];
 type ProofRequest = components["schemas"]["ProofRequest"];
@@ -22,7 +22,7 @@ export function fingerprintHandlers(ctx: AppContext): Handlers {
     createFingerprint: async (req, res) => {
       const doc = await receiveUpload(
         req,
-        { maxBytes: ctx.config.MAX_UPLOAD_BYTES, fileRequired: true },
+        uploadLimits(ctx.config, true),
         // The form was checked against FingerprintForm, so the method is one of the enum's.
         (fields, file) => fingerprintStream(file!, (fields.method ?? "hierarchical") as DecompositionMethod),
       );

@@ -15,12 +15,20 @@ export function rateLimit(limiter: RateLimiter, options: { headers: boolean }) {
     if (isExempt(req.path)) return next();
     const decision = await limiter.consume(req.principal, req.path);
     if (!decision) return next();
-    if (options.headers) res.set(rateLimitHeaders(decision));
-    if (decision.allowed) return next();
-    // Sent even with the other headers off: a client told 429 must learn when to come back.
-    res.setHeader("Retry-After", String(decision.resetSeconds));
-    res.status(429).json(rateLimitRefusal(decision));
+    if (decision.allowed) {
+      if (options.headers) res.set(rateLimitHeaders(decision));
+      return next();
+    }
+    sendRateLimited(res, decision, options);
   };
+}
+
+/** Answers 429 with the limiter's body and headers (also for a key guesser, see `authenticate`). */
+export function sendRateLimited(res: Response, decision: Decision, options: { headers: boolean }): void {
+  if (options.headers) res.set(rateLimitHeaders(decision));
+  // Sent even with the other headers off: a client told 429 must learn when to come back.
+  res.setHeader("Retry-After", String(decision.resetSeconds));
+  res.status(429).json(rateLimitRefusal(decision));
 }
 
 /** The X-RateLimit-* headers of seed 8.4 (also sent on the WebSocket upgrade's 101 and 429). */

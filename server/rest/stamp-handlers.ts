@@ -6,22 +6,19 @@ import { parseAnchorList, type StampChoices } from "../stamps/stamp-settings.js"
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
 import { toStampResponse } from "./stamp-response.js";
-import { receiveUpload } from "./uploads.js";
+import { receiveUpload, uploadLimits } from "./uploads.js";
 
 /** POST /stamps and GET /stamps/{stamp_id}. */
 export function stampHandlers(ctx: AppContext, stamps: StampService): Handlers {
   const baseUrl = publicBaseUrl(ctx.config);
   return {
     createStamp: async (req, res) => {
-      const view = await receiveUpload(
-        req,
-        { maxBytes: ctx.config.MAX_UPLOAD_BYTES, fileRequired: true },
-        (fields, file) =>
-          stamps.createFromUpload(file!, {
-            accountId: req.principal.accountId,
-            identityId: fields.identity_id,
-            ...choicesOf(fields),
-          }),
+      const view = await receiveUpload(req, uploadLimits(ctx.config, true), (fields, file) =>
+        stamps.createFromUpload(file!, {
+          accountId: req.principal.accountId,
+          identityId: fields.identity_id,
+          ...choicesOf(fields),
+        }),
       );
       res.setHeader("Location", `/stamps/${view.stamp.id}`);
       sendJson(res, "createStamp", 201, toStampResponse(view, baseUrl));

@@ -1,21 +1,36 @@
 import { PassThrough, type Readable } from "node:stream";
 import busboy from "busboy";
 import type { Request } from "express";
+import type { Config } from "../config.js";
 import { invalid, ServiceError } from "../errors.js";
 import { type FieldSource, type FormSchema, formSchema } from "./form-fields.js";
 import type { OperationId } from "./spec.js";
 
 /** The part that carries the document; every other part is a text field. */
 const FILE_PART = "file";
-/** Text fields per form, and bytes per text field (a `stamp_json` is at most 1 MiB, like JSON bodies). */
-export const MAX_FORM_FIELDS = 16;
-export const MAX_FIELD_BYTES = 1024 * 1024;
 
 export interface UploadOptions {
   /** Largest file part accepted; one byte more fails the file stream with a 413. */
   maxBytes: number;
+  /** Text fields per form (MAX_FORM_FIELDS); one more is a 400. */
+  maxFields: number;
+  /** Bytes per text field (MAX_FORM_FIELD_BYTES; a `stamp_json` is as large as a JSON body); more is a 413. */
+  maxFieldBytes: number;
   /** Whether a request without a file part is a validation failure. */
   fileRequired: boolean;
+}
+
+/** The configured limits of an upload. */
+export function uploadLimits(
+  config: Pick<Config, "MAX_UPLOAD_BYTES" | "MAX_FORM_FIELDS" | "MAX_FORM_FIELD_BYTES">,
+  fileRequired: boolean,
+): UploadOptions {
+  return {
+    maxBytes: config.MAX_UPLOAD_BYTES,
+    maxFields: config.MAX_FORM_FIELDS,
+    maxFieldBytes: config.MAX_FORM_FIELD_BYTES,
+    fileRequired,
+  };
 }
 
 /** The uploaded document as it streams in, with what the client said about it. */
@@ -42,14 +57,20 @@ export function receiveUpload<T>(
   const form = formOf(req);
   const query = queryTwins(req, form);
   if (!req.is("multipart/form-data")) return withoutBody(form, query, opts, consume);
-  return new Promise<T>(
-    (resolve, reject) => new UploadReceiver(req, opts, form, query, consume, resolve, reject),
-  );
+  return new Promise<T>((resolve, reject) => {
+    try {
+      new UploadReceiver(req, opts, form, query, consume, resolve, reject);
+    } catch (err) {
+      // busboy refuses a Content-Type it cannot read (no boundary) before reading anything.
+      reject(malformed((err as Error).message));
+    }
+  });
 }
 
 /** Follows one multipart body through busboy; settles the promise exactly once. */
 class UploadReceiver<T> {
-  private readonly fields: Record<string, string> = {};
+  // No prototype: a field named "__proto__" must be a field like any other (and fail the schema).
+  private readonly fields: Record<string, string> = Object.create(null);
   private readonly parser: busboy.Busboy;
   private file: (PassThrough & UploadFile) | null = null;
   private result: Promise<T> | null = null;
@@ -71,9 +92,9 @@ class UploadReceiver<T> {
       limits: {
         fileSize: opts.maxBytes + 1,
         files: 1,
-        fields: MAX_FORM_FIELDS,
-        fieldSize: MAX_FIELD_BYTES,
-        parts: MAX_FORM_FIELDS + 1,
+        fields: opts.maxFields,
+        fieldSize: opts.maxFieldBytes,
+        parts: opts.maxFields + 1,
       },
     });
     this.parser.on("field", (name, value, info) => this.onField(name, value, info.valueTruncated));
@@ -81,7 +102,7 @@ class UploadReceiver<T> {
     this.parser.on("finish", () => this.onFinish());
     this.parser.on("error", (err: Error) => this.fail(malformed(err.message)));
     for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
-      this.parser.on(event, () => this.fail(tooManyParts()));
+      this.parser.on(event, () => this.fail(tooManyParts(opts.maxFields)));
     }
     req.on("aborted", () => this.fail(malformed("the client aborted the upload")));
     req.on("error", (err) => this.fail(malformed(err.message)));
@@ -96,7 +117,7 @@ class UploadReceiver<T> {
 
   private fieldProblem(name: string, truncated: boolean): ServiceError | null {
     if (this.file) return malformed(`field "${name}" comes after the file part; send text fields first`);
-    if (truncated) return tooLarge(`field "${name}" exceeds ${MAX_FIELD_BYTES} bytes`);
+    if (truncated) return tooLarge(`field "${name}" exceeds ${this.opts.maxFieldBytes} bytes`);
     if (name === FILE_PART) return malformed(`"${FILE_PART}" must be a file part with a filename`);
     if (Object.hasOwn(this.fields, name)) return malformed(`field "${name}" is sent twice`);
     return null;
@@ -220,6 +241,6 @@ function queryTwins(req: Request, form: FormSchema | null): Record<string, strin
 const missingFile = { path: `/body/${FILE_PART}`, message: `must have required property '${FILE_PART}'` };
 
 const malformed = (message: string) => new ServiceError("invalid_argument", message, "invalid_multipart");
-const tooManyParts = () =>
-  malformed(`too many parts: at most ${MAX_FORM_FIELDS} text fields and one file part "${FILE_PART}"`);
+const tooManyParts = (maxFields: number) =>
+  malformed(`too many parts: at most ${maxFields} text fields and one file part "${FILE_PART}"`);
 const tooLarge = (message: string) => new ServiceError("payload_too_large", message, "payload_too_large");

@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import type { operations } from "../../gen/openapi/types.js";
 import { missingApiKey } from "../auth/auth-errors.js";
+import { invalid } from "../errors.js";
 import type { Idempotency } from "../idempotency/idempotency.js";
 import type { Logger } from "../logger.js";
 import { formatDecimal } from "../vault/fees/decimal.js";
@@ -149,6 +150,18 @@ export function pageQuery(req: Request, defaultLimit: number) {
   return {
     state: state as VaultState | undefined,
     limit: limit === undefined ? defaultLimit : Number(limit),
-    offset: offset === undefined ? 0 : Number(offset),
+    offset: offset === undefined ? 0 : wholeOffset(offset),
   };
+}
+
+/**
+ * The validator lets "1e309" and "Infinity" through as integers (they coerce to Infinity); the
+ * spec's bound (at most 2^53 - 1) is enforced here, where the number is read.
+ */
+function wholeOffset(text: string): number {
+  const offset = Number(text);
+  if (Number.isSafeInteger(offset) && offset >= 0) return offset;
+  throw invalid("request validation failed", [
+    { path: "/query/offset", message: "must be an integer from 0 to 9007199254740991" },
+  ]);
 }

@@ -6,11 +6,11 @@ import { hashStream } from "../hashing/hash-stream.js";
 import type { StampService } from "../stamps/stamp-service.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
-import { receiveUpload } from "./uploads.js";
+import { receiveUpload, type UploadOptions, uploadLimits } from "./uploads.js";
 
 /** POST /stamps/{stamp_id}/verify and POST /verify. A stamp that does not verify is a 200. */
 export function verifyHandlers(ctx: AppContext, stamps: StampService): Handlers {
-  const limits = { maxBytes: ctx.config.MAX_UPLOAD_BYTES, fileRequired: false };
+  const limits = uploadLimits(ctx.config, false);
   return {
     verifyStamp: async (req, res) => {
       const id = req.params.stamp_id as string;
@@ -37,7 +37,7 @@ export function verifyHandlers(ctx: AppContext, stamps: StampService): Handlers 
  * the stamp's own algorithm as it streams. A document that is not well-formed names no usable
  * algorithm: its file is not read and the content hash is reported not checked.
  */
-function verifyForm(req: Request, limits: { maxBytes: number; fileRequired: boolean }, stamps: StampService) {
+function verifyForm(req: Request, limits: UploadOptions, stamps: StampService) {
   return receiveUpload(req, limits, async (fields, file) => {
     const stampJson = parseStampJson(fields.stamp_json!);
     if (!file || !isStampDocument(stampJson)) return stamps.verifyDocument(stampJson);

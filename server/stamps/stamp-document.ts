@@ -1,8 +1,9 @@
 import type { components } from "../../gen/openapi/types.js";
-import { signedPayload } from "../../sdk/src/verify/payload.js";
 import type { ContentHash } from "../hashing/algorithms.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { Annotations } from "./annotations.js";
+import { signBatch } from "./batch-signing.js";
+import { CanonicalMembers } from "./canonical-members.js";
 import type { StampDocument } from "./stamp-repository.js";
 import type { StampSettings } from "./stamp-settings.js";
 
@@ -20,11 +21,60 @@ export interface StampFacts {
   annotations: Annotations;
 }
 
+type Unsigned = Omit<StampDocument, "signatures">;
+type Signatures = StampDocument["signatures"];
+
+/** A signed document and its RFC 8785 text, as `stamp_json` stores it. */
+export interface IssuedDocument {
+  document: StampDocument;
+  json: string;
+}
+
+/** A document before the service signs it, with the payload bytes every signature covers. */
+interface Draft {
+  unsigned: Unsigned;
+  members: CanonicalMembers;
+  payload: Uint8Array;
+  author: Signer | null;
+}
+
+const encoder = new TextEncoder();
+
 /**
- * The signed `stampd.stamp/v1` document: the service signs the JCS form of everything but
- * `signatures`, and the author identity, when there is one, signs the same bytes.
+ * The signed `stampd.stamp/v1` document of a stamp made on its own: the service signs the JCS form
+ * of everything but `signatures`, and the author identity, when there is one, signs the same bytes.
  */
-export function issueDocument(facts: StampFacts, service: Signer, author: Signer | null): StampDocument {
+export function issueDocument(facts: StampFacts, service: Signer, author: Signer | null): IssuedDocument {
+  const d = draft(facts, service, author);
+  return signed(d, { service: service.sign(d.payload), author: author?.sign(d.payload) ?? null });
+}
+
+/**
+ * The documents of stamps made together (a batch call): one service signature over the Merkle root
+ * of their payloads, each document carrying its path to that root (`signatures.service_batch`).
+ * Author signatures stay one per stamp. `authors[i]` signs `facts[i]`.
+ */
+export function issueBatch(
+  facts: readonly StampFacts[],
+  service: Signer,
+  authors: readonly (Signer | null)[],
+): IssuedDocument[] {
+  if (facts.length === 0) return [];
+  const drafts = facts.map((f, i) => draft(f, service, authors[i] ?? null));
+  const batch = signBatch(
+    drafts.map((d) => d.payload),
+    service,
+  );
+  return drafts.map((d, i) =>
+    signed(d, { service: null, author: d.author?.sign(d.payload) ?? null, service_batch: batch[i]! }),
+  );
+}
+
+function signed(d: Draft, signatures: Signatures): IssuedDocument {
+  return { document: { ...d.unsigned, signatures }, json: d.members.textWith("signatures", signatures) };
+}
+
+function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft {
   const { settings } = facts;
   const unsigned = {
     format: "stampd.stamp/v1" as const,
@@ -46,9 +96,7 @@ export function issueDocument(facts: StampFacts, service: Signer, author: Signer
     service_public_key: service.publicKey,
     ...facts.annotations,
   };
-  const payload = signedPayload(unsigned);
-  return {
-    ...unsigned,
-    signatures: { service: service.sign(payload), author: author?.sign(payload) ?? null },
-  };
+  // The signed payload (sdk/src/verify/payload.ts): the document without `signatures`, in JCS form.
+  const members = new CanonicalMembers(unsigned);
+  return { unsigned, members, payload: encoder.encode(members.text()), author };
 }

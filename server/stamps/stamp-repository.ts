@@ -13,6 +13,8 @@ export interface StoredStamp {
   status: StampStatus;
   /** The signed stamp document exactly as issued (it never changes). */
   document: StampDocument;
+  /** The document's RFC 8785 text, when the issuer has it at hand: stored as is, not canonicalized again. */
+  json?: string;
   /** The full fingerprint document when one was generated, for the shadow endpoint. */
   fingerprint: unknown | null;
 }

@@ -10,7 +10,13 @@ import type { Signer } from "../keys/ed25519.js";
 import type { StampEvidence } from "../proofs/stamp-evidence.js";
 import { type Annotations, normalizeAnnotations } from "./annotations.js";
 import { type StampFingerprinter, tee } from "./fingerprinter.js";
-import { issueDocument, type StampFingerprint } from "./stamp-document.js";
+import {
+  type IssuedDocument,
+  issueBatch,
+  issueDocument,
+  type StampFacts,
+  type StampFingerprint,
+} from "./stamp-document.js";
 import { newStampId } from "./stamp-id.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
 import { resolveSettings, type StampChoices, type StampSettings } from "./stamp-settings.js";
@@ -52,6 +58,7 @@ export interface StampServiceDeps {
 
 interface IssueInput {
   request: StampCaller;
+  createdAt: Date;
   settings: StampSettings;
   annotations: Annotations;
   author: Signer | null;
@@ -64,6 +71,39 @@ interface IssueInput {
 function refusalOnly(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
   throw err;
+}
+
+function refusalOr<T>(build: () => T): T | ServiceError {
+  try {
+    return build();
+  } catch (err) {
+    return refusalOnly(err);
+  }
+}
+
+/** What the document states; the id's time part is the stamp's creation time. */
+function factsOf(input: IssueInput): StampFacts {
+  return {
+    id: newStampId(input.createdAt),
+    createdAt: input.createdAt,
+    hash: input.hash,
+    sizeBytes: input.sizeBytes,
+    settings: input.settings,
+    fingerprint: input.fingerprint?.summary ?? null,
+    annotations: input.annotations,
+  };
+}
+
+function stored(input: IssueInput, { document, json }: IssuedDocument): StoredStamp {
+  return {
+    id: document.stamp_id,
+    accountId: input.request.accountId,
+    identityId: input.author ? (input.request.identityId ?? null) : null,
+    status: "pending",
+    document,
+    json,
+    fingerprint: input.fingerprint?.document ?? null,
+  };
 }
 
 /** Stamps, as every transport uses them: creation, lookup and verification. */
@@ -81,7 +121,17 @@ export class StampService {
     const fingerprinter = settings.generateFp ? this.requireFingerprinter() : null;
     const { digest, fingerprint } = await this.read(file, fingerprinter);
     const hash: ContentHash = { algorithm: "sha3-256", hex: digest.hash };
-    return this.issue({ request, settings, annotations, author, hash, sizeBytes: digest.size, fingerprint });
+    const createdAt = this.deps.clock.now();
+    return this.issue({
+      request,
+      createdAt,
+      settings,
+      annotations,
+      author,
+      hash,
+      sizeBytes: digest.size,
+      fingerprint,
+    });
   }
 
   /** Stamps a client-supplied hash; no document, so no size and no fingerprint. */
@@ -90,17 +140,35 @@ export class StampService {
   }
 
   /**
-   * Stamps many client-supplied hashes (gRPC BatchStamp). An item the domain refuses comes back as
-   * its ServiceError, in its place, and does not stop the others. The valid ones are stored in one
-   * transaction (one durable write instead of one per stamp) and announced after it commits.
+   * Stamps many client-supplied hashes made together (gRPC BatchStamp, StreamStamps), all at one
+   * instant. An item the domain refuses comes back as its ServiceError, in its place, and does not
+   * stop the others. The valid ones are signed by one service signature over their Merkle root
+   * (`signatures.service_batch`), stored in one transaction (one durable write instead of one per
+   * stamp) and announced after it commits.
    */
   async createManyFromHash(requests: HashStampRequest[]): Promise<Array<StampView | ServiceError>> {
-    const drafts: Array<StoredStamp | ServiceError> = [];
-    for (const request of requests) drafts.push(await this.draftFromHash(request).catch(refusalOnly));
-    const stamps = drafts.filter((d): d is StoredStamp => !(d instanceof ServiceError));
+    const createdAt = this.deps.clock.now();
+    const inputs = requests.map((request) => refusalOr(() => this.inputFromHash(request, createdAt)));
+    const authors = await Promise.all(
+      inputs.map((input) =>
+        input instanceof ServiceError || input.request.identityId === undefined
+          ? null
+          : this.authorOf(input.request).catch(refusalOnly),
+      ),
+    );
+    const valid: IssueInput[] = [];
+    const results = inputs.map((input, i) => {
+      const author = authors[i];
+      if (input instanceof ServiceError) return input;
+      if (author instanceof ServiceError) return author;
+      valid.push({ ...input, author: author ?? null });
+      return null;
+    });
+    const stamps = this.draftBatch(valid);
     await this.deps.stamps.insertMany(stamps);
     for (const stamp of stamps) this.announce(stamp);
-    return drafts.map((d) => (d instanceof ServiceError ? d : viewOf(d)));
+    let next = 0;
+    return results.map((r) => r ?? viewOf(stamps[next++]!));
   }
 
   /** The stamp with its live state; 404 `stamp_not_found`. */
@@ -163,11 +231,21 @@ export class StampService {
   }
 
   private async draftFromHash(request: HashStampRequest): Promise<StoredStamp> {
-    const hash = parseContentHash(request.contentHash);
-    const settings = resolveSettings(request);
-    const annotations = normalizeAnnotations(request);
-    const author = await this.authorOf(request);
-    return this.draft({ request, settings, annotations, author, hash, sizeBytes: null, fingerprint: null });
+    const input = this.inputFromHash(request, this.deps.clock.now());
+    return this.draft({ ...input, author: await this.authorOf(request) });
+  }
+
+  /** Everything about a stamp of a hash but its author's key; throws the domain's refusal. */
+  private inputFromHash(request: HashStampRequest, createdAt: Date): Omit<IssueInput, "author"> {
+    return {
+      request,
+      createdAt,
+      hash: parseContentHash(request.contentHash),
+      settings: resolveSettings(request),
+      annotations: normalizeAnnotations(request),
+      sizeBytes: null,
+      fingerprint: null,
+    };
   }
 
   private issue(input: IssueInput): Promise<StampView> {
@@ -182,29 +260,18 @@ export class StampService {
 
   /** The signed stamp, not yet stored. */
   private draft(input: IssueInput): StoredStamp {
-    const createdAt = this.deps.clock.now();
-    const id = newStampId(createdAt);
-    const document = issueDocument(
-      {
-        id,
-        createdAt,
-        hash: input.hash,
-        sizeBytes: input.sizeBytes,
-        settings: input.settings,
-        fingerprint: input.fingerprint?.summary ?? null,
-        annotations: input.annotations,
-      },
+    const facts = factsOf(input);
+    return stored(input, issueDocument(facts, this.deps.signing, input.author));
+  }
+
+  /** The stamps of a batch, signed together; not yet stored. */
+  private draftBatch(inputs: readonly IssueInput[]): StoredStamp[] {
+    const documents = issueBatch(
+      inputs.map(factsOf),
       this.deps.signing,
-      input.author,
+      inputs.map((input) => input.author),
     );
-    return {
-      id,
-      accountId: input.request.accountId,
-      identityId: input.author ? (input.request.identityId ?? null) : null,
-      status: "pending",
-      document,
-      fingerprint: input.fingerprint?.document ?? null,
-    };
+    return inputs.map((input, i) => stored(input, documents[i]!));
   }
 
   private announce(stamp: StoredStamp): void {

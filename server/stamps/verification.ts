@@ -1,6 +1,7 @@
 import { checkStamp } from "../../sdk/src/verify/check.js";
 import { jcs } from "../../sdk/src/verify/jcs.js";
 import type { AnchorState, StampDocument, VerifyResult } from "../../sdk/src/verify/types.js";
+import { merkle } from "../fingerprints/merkle.js";
 import type { ContentHash } from "../hashing/algorithms.js";
 import { verifyEd25519 } from "../keys/ed25519.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
@@ -50,6 +51,7 @@ export function verifyDocument(
 function serverChecks(serviceKey: string, content: ContentHash | undefined) {
   return {
     verifySignature: verifyEd25519,
+    merkle,
     content: content ?? null,
     trustedServiceKeys: [serviceKey],
     trustedKeysOwner: "this deployment",

@@ -7,9 +7,15 @@ import type { Store } from "./store.js";
 
 /** Picks the store: SQLite in DATA_DIR unless DATABASE_URL names another (`sqlite:` or `postgres://`). */
 export function openStore(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): Store {
+  const path = sqlitePath(config);
+  return path === undefined ? new PostgresStore(config.DATABASE_URL!) : new SqliteStore(path);
+}
+
+/** The SQLite database file the configuration names, or undefined for PostgreSQL. */
+export function sqlitePath(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): string | undefined {
   const url = config.DATABASE_URL;
-  if (!url) return new SqliteStore(join(config.DATA_DIR, "stampd.db"));
-  if (url.startsWith("sqlite:")) return new SqliteStore(url.slice("sqlite:".length).replace(/^\/\//, ""));
-  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresStore(url);
+  if (!url) return join(config.DATA_DIR, "stampd.db");
+  if (url.startsWith("sqlite:")) return url.slice("sqlite:".length).replace(/^\/\//, "");
+  if (/^postgres(ql)?:\/\//.test(url)) return undefined;
   throw new ConfigError(`invalid configuration: DATABASE_URL: unsupported scheme in "${url.split(":")[0]}:"`);
 }

@@ -1,3 +1,4 @@
+import { LoopLiveness } from "../health/loop-liveness.js";
 import type { Logger } from "../logger.js";
 import type { VaultDeps } from "./deps.js";
 import { burnUnretrieved, expireDue, warnDue } from "./due.js";
@@ -12,17 +13,21 @@ export class VaultScheduler {
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** When a pass last completed (/health: "scheduler"). */
+  readonly liveness: LoopLiveness;
 
   constructor(
     private readonly deps: VaultDeps,
     private readonly logger: Logger,
     private readonly intervalMs: number,
-  ) {}
+  ) {
+    this.liveness = new LoopLiveness(intervalMs);
+  }
 
   /** One full pass, after any pass already running (passes never overlap). */
   tick(): Promise<void> {
     this.pending++;
-    const pass = this.queue.then(() => this.pass()).finally(() => this.pending--);
+    const pass = this.queue.then(() => this.liveness.run(() => this.pass())).finally(() => this.pending--);
     this.queue = pass.catch((err) => this.logger.error({ err }, "vault scheduler pass failed"));
     return pass;
   }

@@ -143,6 +143,8 @@ export interface VaultRepository {
   /** Newest first (created_at, then id). Without accountId: every account's vaults. */
   list(filter: { accountId?: string; state?: VaultState; limit: number; offset: number }): Promise<VaultPage>;
   stats(currency: string): Promise<VaultStats>;
+  /** Vaults by state (states without vaults are absent), for metrics. */
+  countByState(): Promise<Partial<Record<VaultState, number>>>;
   /** Active → expired for deadlines at or before `now`; releasedAt becomes the deadline. */
   claimExpired(claim: ClaimRequest): Promise<VaultRecord[]>;
   /** Released/expired → burned, key erased, when not retrieved and released at or before `releasedBefore`. */

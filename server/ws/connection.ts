@@ -11,6 +11,8 @@ export interface ConnectionSettings {
   logger: Logger;
   /** Shared by all connections: GET /ws/stats. */
   traffic: { messagesIn: number; messagesOut: number };
+  /** Every frame sent (`stampd_websocket_messages_sent_total`). */
+  onSent: (frame: Frame) => void;
 }
 
 /** A connection's subscription: the logical channel and where it sits in the fan-out index. */
@@ -64,6 +66,7 @@ export class WsConnection implements Subscriber {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     this.socket.send(frame, { binary: false });
     this.settings.traffic.messagesOut++;
+    this.settings.onSent(frame);
     if (this.socket.bufferedAmount > this.settings.maxBufferedBytes) this.closeAsSlow();
   }
 

@@ -12,6 +12,12 @@ export type ParsedFrame =
   | { ok: true; message: ClientMessage }
   | { ok: false; id: string | undefined; error: WsRequestError };
 
+/**
+ * Deepest nesting of objects and arrays a message may have (specs/asyncapi.yaml, Envelope): a
+ * ping's data is echoed, and serializing a deeper value could exhaust the stack.
+ */
+export const MAX_DEPTH = 64;
+
 // allErrors: a client fixing a message sees every problem at once, not one per round trip.
 const ajv = new Ajv({ allErrors: true });
 const validators = Object.fromEntries(
@@ -35,6 +41,13 @@ export function parseFrame(text: string): ParsedFrame {
   const frame = value as Record<string, unknown>;
   const id = validId(frame.id);
   if (typeof frame.type !== "string") return failure(id, "invalid_message", "type must be a string");
+  if (nestedDeeperThan(frame, MAX_DEPTH)) {
+    return failure(
+      id,
+      "invalid_message",
+      `the message nests objects and arrays deeper than ${MAX_DEPTH} levels`,
+    );
+  }
   const validate = Object.hasOwn(validators, frame.type)
     ? validators[frame.type as ClientMessageType]
     : undefined;
@@ -58,6 +71,18 @@ function failure(
 
 function validId(id: unknown): string | undefined {
   return typeof id === "string" && id.length >= 1 && id.length <= 128 ? id : undefined;
+}
+
+/** Whether objects and arrays nest deeper than `max` levels (the message itself is level 1); no recursion. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Where the violation is decides the code (docs/design.md, WebSocket). */

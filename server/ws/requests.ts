@@ -46,6 +46,7 @@ export function createRequestHandler(
 
   return async (conn, text) => {
     const parsed = parseFrame(text);
+    ctx.metrics.wsReceived.inc({ type: parsed.ok ? parsed.message.type : "invalid" });
     if (!parsed.ok) return { frame: serverFrame("error", parsed.error.toData(), now(), parsed.id) };
     try {
       return await dispatch(conn, parsed.message);

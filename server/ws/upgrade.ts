@@ -4,6 +4,8 @@ import type { Principal } from "../auth/principal.js";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
+import type { Decision } from "../ratelimit/limiter.js";
+import { RateLimitedError } from "../ratelimit/rate-limited.js";
 import { bearerChallenge } from "../rest/authenticate.js";
 import { rateLimitHeaders, rateLimitRefusal } from "../rest/rate-limit.js";
 
@@ -41,11 +43,14 @@ export async function admit(req: IncomingMessage, ctx: AppContext): Promise<Admi
   const principal = await authenticate(req, url, ctx);
   const decision = await ctx.rateLimiter?.consume(principal, WS_PATH);
   const headers = decision && ctx.config.RATE_LIMIT_HEADERS ? rateLimitHeaders(decision) : {};
-  if (decision && !decision.allowed) {
-    const retryAfter = String(decision.resetSeconds);
-    throw new UpgradeRefusal(429, rateLimitRefusal(decision), { ...headers, "Retry-After": retryAfter });
-  }
+  if (decision && !decision.allowed) throw throttled(decision, ctx);
   return { principal, headers: Object.entries(headers).map(([name, value]) => `${name}: ${value}`) };
+}
+
+function throttled(decision: Decision, ctx: AppContext): UpgradeRefusal {
+  const headers = ctx.config.RATE_LIMIT_HEADERS ? rateLimitHeaders(decision) : {};
+  const retryAfter = String(decision.resetSeconds);
+  return new UpgradeRefusal(429, rateLimitRefusal(decision), { ...headers, "Retry-After": retryAfter });
 }
 
 async function authenticate(req: IncomingMessage, url: URL, ctx: AppContext): Promise<Principal> {
@@ -59,6 +64,8 @@ async function authenticate(req: IncomingMessage, url: URL, ctx: AppContext): Pr
       peerAddress: req.socket.remoteAddress,
     });
   } catch (err) {
+    // A key guesser whose address has no budget left (server/ratelimit/failed-auth.ts).
+    if (err instanceof RateLimitedError) throw throttled(err.decision, ctx);
     if (!(err instanceof ServiceError) || err.code !== "unauthenticated") throw err;
     throw new UpgradeRefusal(
       401,

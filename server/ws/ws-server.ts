@@ -3,9 +3,11 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { components } from "../../gen/openapi/types.js";
 import type { AppContext } from "../context.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { StampService } from "../stamps/stamp-service.js";
 import { WsConnection } from "./connection.js";
 import { Fanout } from "./fanout.js";
+import { frameType } from "./frames.js";
 import { startKeepAlive } from "./keepalive.js";
 import { createRequestHandler, type RequestHandler } from "./requests.js";
 import { StampRequests } from "./stamp-requests.js";
@@ -50,9 +52,10 @@ export function createWsServer(ctx: AppContext, stamps: StampService): WsServer 
       maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
       logger,
       traffic,
+      onSent: (frame) => ctx.metrics.wsSent.inc({ type: frameType(frame) }),
     });
     connections.add(conn);
-    socket.on("message", (data, isBinary) => onFrame(conn, data, isBinary, traffic, handle));
+    socket.on("message", (data, isBinary) => onFrame(conn, data, isBinary, traffic, ctx.metrics, handle));
     socket.on("error", (err) => logger.debug({ err }, "WebSocket error"));
     socket.on("close", () => {
       connections.delete(conn);
@@ -118,11 +121,13 @@ function onFrame(
   data: WebSocket.RawData,
   isBinary: boolean,
   traffic: { messagesIn: number },
+  metrics: Metrics,
   handle: RequestHandler,
 ): void {
   traffic.messagesIn++;
   // The protocol is JSON text only (specs/asyncapi.yaml, close codes).
   if (isBinary) {
+    metrics.wsReceived.inc({ type: "binary" });
     conn.socket.close(1003, "binary frames are not supported");
     return;
   }

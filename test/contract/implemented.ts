@@ -9,6 +9,8 @@ import type { OperationId } from "../../server/rest/spec.js";
 export const implemented: ReadonlySet<OperationId> = new Set<OperationId>([
   "getRoot",
   "getHealth",
+  "getReady",
+  "getMetrics",
   "getOpenApi",
   "getDocs",
   "getRedoc",

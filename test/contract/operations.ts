@@ -66,6 +66,14 @@ export const operations: Record<OperationId, OperationContract> = {
     call: (c, o) => c.client.service.health(o),
     check: (b) => expect(b.status).toBe("ok"),
   }),
+  getReady: op({
+    call: (c, o) => c.client.service.ready(o),
+    check: (b) => expect(b.status).toBe("ready"),
+  }),
+  getMetrics: op({
+    call: (c, o) => c.client.service.metrics(o),
+    check: (b) => expect(b).toContain("stampd_stamps_created_total"),
+  }),
   getOpenApi: op({
     call: (c, o) => c.client.service.openapi(o),
     check: (b) => expect(b.openapi).toMatch(/^3\.1\./),

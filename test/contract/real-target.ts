@@ -25,6 +25,22 @@ export function realTarget(options: RealTargetOptions): ContractTarget {
   return {
     ctx: { mode: "real", ...clients, fx: new LiveFixtures(client, options.issuer) },
     exampleCtx: { mode: "real", ...clients, fx: new ExampleFixtures() },
-    badKey: make(UNKNOWN_KEY),
+    // Refused keys are charged to their address (server/ratelimit/failed-auth.ts): each bad-key
+    // call speaks for an address of its own, so the suite's many refusals are not throttled.
+    badKey: createClient({
+      baseUrl: options.baseUrl,
+      apiKey: UNKNOWN_KEY,
+      fetch: fromFreshAddresses(options.fetch ?? globalThis.fetch),
+    }),
+  };
+}
+
+/** Sends each request with another X-Forwarded-For (believed from loopback, a trusted proxy). */
+function fromFreshAddresses(base: typeof globalThis.fetch): typeof globalThis.fetch {
+  let n = 0;
+  return (input, init) => {
+    const request = new Request(input, init);
+    request.headers.set("x-forwarded-for", `198.51.100.${(n++ % 250) + 1}`);
+    return base(request);
   };
 }

@@ -12,6 +12,8 @@ export interface RunningService {
   /** http://127.0.0.1:<port> of the gRPC listener (HTTP/2 cleartext). */
   grpcUrl: string;
   grpcPort: number;
+  /** http://127.0.0.1:<port> of the METRICS_PORT listener, when the service has one. */
+  metricsUrl?: string;
   dataDir: string;
   config: Config;
   close(): Promise<void>;
@@ -46,6 +48,8 @@ export async function startService(
   await listen(service.grpc.server, 0, "127.0.0.1");
   const { port } = service.http.address() as AddressInfo;
   const grpcPort = (service.grpc.server.address() as AddressInfo).port;
+  if (service.metricsServer) await listen(service.metricsServer, config.METRICS_PORT!, "127.0.0.1");
+  const metricsPort = (service.metricsServer?.address() as AddressInfo | undefined)?.port;
   return {
     service,
     config,
@@ -53,6 +57,7 @@ export async function startService(
     baseUrl: `http://127.0.0.1:${port}`,
     grpcUrl: `http://127.0.0.1:${grpcPort}`,
     grpcPort,
+    metricsUrl: metricsPort === undefined ? undefined : `http://127.0.0.1:${metricsPort}`,
     async close() {
       await shutdownGracefully(service, 0);
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });

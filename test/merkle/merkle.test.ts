@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  auditPath,
   consistencyProof,
   createMerkle,
   type HashParts,
@@ -195,6 +196,22 @@ describe("inclusion proofs", () => {
       for (let i = 0; i < n; i++) {
         const path = tree.inclusionProof(i);
         if (!fast.verifyInclusion(leaves[i]!, i, n, path, root)) throw new Error(`leaf ${i} of ${n} fails`);
+      }
+    }
+  }, 120_000);
+
+  it("for every tree size 1..300: the tree's proofs are the RFC recursion's (auditPath)", () => {
+    for (let n = 1; n <= 300; n++) {
+      const leaves = leavesOf(n);
+      const subtrees = new Map<string, Uint8Array>();
+      const mth = (start: number, end: number) => {
+        const key = `${start}:${end}`;
+        if (!subtrees.has(key)) subtrees.set(key, referenceRoot(leaves.slice(start, end)));
+        return subtrees.get(key)!;
+      };
+      const tree = fast.tree(leaves);
+      for (let i = 0; i < n; i++) {
+        expect(tree.inclusionProof(i).map(hex), `leaf ${i} of ${n}`).toEqual(auditPath(mth, i, n).map(hex));
       }
     }
   }, 120_000);

@@ -176,6 +176,7 @@ export function limiterSuite(storeName: string, makeStore: StoreFactory): void {
           allowed: { anonymous: 2, authenticated: 0, premium: 1, internal: 0 },
           limited: { anonymous: 1, authenticated: 0, premium: 0, internal: 0 },
           storeErrors: 0,
+          cleanups: 0,
         });
       });
     });

@@ -38,6 +38,8 @@ describe("weightFor: the longest listed prefix on whole path segments (specs/ope
 describe("isExempt (seed 8.5)", () => {
   it.each([
     ["/health", true],
+    ["/ready", true],
+    ["/metrics", true],
     ["/openapi.json", true],
     ["/docs", true],
     ["/docs/", true],
@@ -47,6 +49,7 @@ describe("isExempt (seed 8.5)", () => {
     ["/redoc/assets/redoc.standalone.js", true],
     ["/", false],
     ["/healthz", false],
+    ["/metricsx", false],
     ["/docsearch", false],
     ["/openapi.json.bak", false],
     ["/stamps", false],

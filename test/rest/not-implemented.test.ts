@@ -6,6 +6,7 @@ import { systemClock } from "../../server/clock.js";
 import { loadConfig } from "../../server/config.js";
 import { MemoryEventBus } from "../../server/events/memory-bus.js";
 import { createLogger } from "../../server/logger.js";
+import { Metrics } from "../../server/metrics/metrics.js";
 import { createRestApp } from "../../server/rest/app.js";
 import { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import { testServiceKeys } from "../helpers/service-keys.js";
@@ -25,6 +26,7 @@ beforeAll(async () => {
     events: new MemoryEventBus(),
     auth: createAuthenticator(config, store, systemClock),
     keys: testServiceKeys(),
+    metrics: new Metrics({ logger: createLogger(config), processMetrics: false }),
   };
   await store.migrate();
   server = http.createServer(createRestApp(ctx));

@@ -130,6 +130,8 @@ function operationExamples({ method, path, op }: Operation): ExampleCase[] {
 const EXPECTED_OPERATIONS: Record<string, string> = {
   getRoot: "GET /",
   getHealth: "GET /health",
+  getReady: "GET /ready",
+  getMetrics: "GET /metrics",
   getOpenApi: "GET /openapi.json",
   getDocs: "GET /docs",
   getRedoc: "GET /redoc",
@@ -177,7 +179,7 @@ const KEY_REQUIRED = new Set([
     .filter(([id, route]) => route.includes(" /vault/") && id !== "getVaultFees")
     .map(([id]) => id),
 ]);
-const RATE_LIMIT_EXEMPT = new Set(["/health", "/docs", "/redoc", "/openapi.json"]);
+const RATE_LIMIT_EXEMPT = new Set(["/health", "/ready", "/metrics", "/docs", "/redoc", "/openapi.json"]);
 const RATE_LIMIT_HEADERS = [
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",

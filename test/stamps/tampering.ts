@@ -130,7 +130,7 @@ export const mutations: Mutation[] = [
   [
     "signatures.service",
     (d) => {
-      d.signatures.service = flipHex(d.signatures.service);
+      d.signatures.service = flipHex(d.signatures.service ?? "0".repeat(128));
     },
   ],
   [

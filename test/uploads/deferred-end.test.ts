@@ -18,7 +18,8 @@ let committed = false;
 beforeAll(async () => {
   const app = express();
   app.post("/upload", async (req, res) => {
-    const result = await receiveUpload(req, { maxBytes: 1024, fileRequired: true }, async (_fields, file) => {
+    const limits = { maxBytes: 1024, maxFields: 16, maxFieldBytes: 1024, fileRequired: true };
+    const result = await receiveUpload(req, limits, async (_fields, file) => {
       let size = 0;
       for await (const chunk of file!) {
         size += (chunk as Buffer).length;

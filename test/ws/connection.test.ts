@@ -26,7 +26,7 @@ function connection() {
   const conn = new WsConnection(
     socket as unknown as WebSocket,
     { accountId: null, keyId: null, tier: "anonymous", clientKey: "ip:127.0.0.1" },
-    { maxBufferedBytes: 1 << 20, logger, traffic: { messagesIn: 0, messagesOut: 0 } },
+    { maxBufferedBytes: 1 << 20, logger, traffic: { messagesIn: 0, messagesOut: 0 }, onSent: () => {} },
   );
   conn.subscriptions.set("all_stamps", { channel: "all_stamps", indexKey: "all_stamps" });
   return { socket, conn };

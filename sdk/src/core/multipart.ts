@@ -1,4 +1,7 @@
-import { toFile, type Uploadable } from "./uploads.js";
+import { FilePart } from "./file-part.js";
+import { MultipartParts, streamMultipart } from "./multipart-stream.js";
+import type { AttemptInit } from "./request.js";
+import { openUpload, type UploadFile, type Uploadable } from "./uploads.js";
 
 /**
  * The fields of a multipart operation as the SDK takes them: the spec's form with `file` as
@@ -7,31 +10,101 @@ import { toFile, type Uploadable } from "./uploads.js";
 export type UploadParams<Form extends { file?: unknown }> = Omit<Form, "file"> &
   (undefined extends Form["file"] ? { file?: Uploadable } : { file: Uploadable }) & { filename?: string };
 
-/** The spec's form with the upload turned into a named `File`, ready for `multipartBody`. */
-export type PreparedForm<Form extends { file?: unknown }> = Omit<Form, "file"> & { file?: File };
+/** What openapi-fetch takes for one attempt of a multipart operation. */
+export type UploadInit<Form> = AttemptInit & {
+  /** The form, for openapi-fetch's types: `bodySerializer` returns the body actually sent. */
+  body: Form;
+  bodySerializer: () => FormData | ReadableStream<Uint8Array>;
+  duplex?: "half";
+  redirect?: RequestRedirect;
+  window?: null;
+};
 
-/** Opens or reads the upload of `params` and returns the form openapi-fetch sends. */
-export async function prepareForm<Form extends { file?: unknown }>(
-  params: UploadParams<Form>,
-): Promise<PreparedForm<Form>> {
-  const { file, filename, ...fields } = params as { file?: Uploadable; filename?: string };
-  return {
-    ...fields,
-    ...(file === undefined ? {} : { file: await toFile(file, filename) }),
-  } as PreparedForm<Form>;
+type Fields = Record<string, unknown> & { file?: UploadFile };
+
+/**
+ * The multipart body of one call, sent again on each attempt. On Node it is streamed: files are
+ * read as they are sent, so memory stays bounded whatever their size. In browsers it is a
+ * FormData, which the browser reads from disk itself.
+ */
+export class MultipartUpload<Form> {
+  private constructor(
+    private readonly form: Fields,
+    private readonly streamed: boolean,
+  ) {}
+
+  /** Opens the upload of `params` (a path on disk, bytes, a stream, ...). */
+  static async open<Form extends { file?: unknown }>(params: UploadParams<Form>): Promise<MultipartUpload<Form>> {
+    const { file, filename, ...fields } = params as { file?: Uploadable; filename?: string };
+    const streamed = streamsBodies();
+    const form: Fields = fields;
+    if (file !== undefined) form.file = await openUpload(file, filename, streamed);
+    return new MultipartUpload(form, streamed);
+  }
+
+  /** Whether another attempt can send the whole body: not once a stream given as the file started. */
+  get replayable(): boolean {
+    return !(this.form.file instanceof FilePart) || this.form.file.replayable;
+  }
+
+  /** The openapi-fetch options of one attempt, with a body of its own. */
+  attempt(init: AttemptInit): UploadInit<Form> {
+    const body = this.form as Form;
+    if (!this.streamed) return { ...init, body, bodySerializer: () => formData(this.form) };
+    const streamed = streamMultipart(streamedParts(this.form));
+    return {
+      ...init,
+      headers: { ...init.headers, ...streamed.headers },
+      body,
+      bodySerializer: () => streamed.body,
+      // Node's fetch takes a stream body only with `duplex: "half"`.
+      duplex: "half",
+      // Node's fetch (undici) tees a request body to be able to follow a redirect, and the branch
+      // it keeps is never read, so it would hold the whole upload in memory (nodejs/undici#4058).
+      // It does not for a request with no window that does not follow redirects (the fetch spec's
+      // HTTP-network-or-cache fetch); a stream body could not follow a redirect anyway.
+      redirect: "error",
+      window: null,
+    };
+  }
 }
 
 /**
- * openapi-fetch bodySerializer for multipart operations. Text fields go first and the file part
- * last: the server hashes the document while it streams in and rejects a field that comes after
- * the file (the spec's multipart rules, as S3's POST upload). Absent fields are not sent.
+ * Whether request bodies are streamed: on Node, whose fetch sends a ReadableStream body over
+ * HTTP/1.1; not in browsers, which stream a request body only over HTTP/2 and read a FormData's
+ * files from disk themselves.
  */
-export function multipartBody(form: Record<string, unknown> | undefined = {}): FormData {
-  const data = new FormData();
+function streamsBodies(): boolean {
+  const runtime = globalThis as { process?: { versions?: { node?: string } } };
+  return typeof runtime.process?.versions?.node === "string";
+}
+
+/**
+ * The text fields, which go before the file part: the server hashes the document while it streams
+ * in and rejects a field that comes after the file (the spec's multipart rules, as S3's POST
+ * upload). Absent fields are not sent.
+ */
+function textFields(form: Fields): [string, string][] {
+  const fields: [string, string][] = [];
   for (const [name, value] of Object.entries(form)) {
     if (name === "file" || value === undefined || value === null) continue;
-    data.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+    fields.push([name, typeof value === "object" ? JSON.stringify(value) : String(value)]);
   }
+  return fields;
+}
+
+/** Node's body: the parts form-data-encoder streams. */
+function streamedParts(form: Fields): MultipartParts {
+  const parts = new MultipartParts();
+  for (const [name, value] of textFields(form)) parts.append(name, value);
+  if (form.file) parts.append("file", form.file);
+  return parts;
+}
+
+/** The browser's body: a FormData, whose file is always a `File` there (see `openUpload`). */
+function formData(form: Fields): FormData {
+  const data = new FormData();
+  for (const [name, value] of textFields(form)) data.append(name, value);
   if (form.file instanceof File) data.append("file", form.file, form.file.name);
   return data;
 }

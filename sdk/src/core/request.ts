@@ -35,32 +35,34 @@ export interface RequesterSettings {
 
 /**
  * Runs one SDK call: attempts, retries with backoff, timeout and abort, errors as classes.
- * Each attempt calls `attempt` anew, so openapi-fetch serializes the body again: a request body
- * is a stream that can be read only once, and cloning a Request would buffer a whole upload in
- * memory, whereas a Blob or a file-backed Blob is simply read again.
+ * Each attempt calls `attempt` anew, so the body is made again: a request body is a stream that
+ * can be read only once, and cloning a Request would buffer a whole upload in memory, whereas a
+ * Blob, a file-backed Blob or bytes are simply read again. A body that cannot be (an upload given
+ * as a stream, once it started) says so through `replayable`, and its call is not retried.
  */
 export async function request<R extends FetchResult>(
   settings: RequesterSettings,
   method: "GET" | "POST",
   attempt: (init: AttemptInit) => Promise<R>,
   options: RequestOptions = {},
+  replayable: () => boolean = () => true,
 ): Promise<Exclude<R["data"], undefined>> {
   const headers = withIdempotencyKey(method, options);
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const timeout = options.timeout ?? settings.timeout;
   for (let retry = 0; ; retry++) {
-    const canRetry = retry < maxRetries;
+    const canRetry = () => retry < maxRetries && replayable();
     let result: R;
     try {
       result = await attemptOnce(attempt, headers, timeout, options.signal);
     } catch (err) {
-      if (!(err instanceof APIConnectionError) || !canRetry) throw err;
+      if (!(err instanceof APIConnectionError) || !canRetry()) throw err;
       await sleep(retryDelay(retry, undefined), options.signal);
       continue;
     }
     const { response } = result;
     if (response.ok) return result.data as Exclude<R["data"], undefined>;
-    if (!canRetry || !isRetryable(response.status, result.error)) {
+    if (!canRetry() || !isRetryable(response.status, result.error)) {
       throw APIError.generate(response.status, result.error, response.headers);
     }
     await sleep(retryDelay(retry, response.headers), options.signal);

@@ -1,4 +1,5 @@
 import type { HttpClient } from "./http.js";
+import type { MultipartUpload, UploadInit } from "./multipart.js";
 import {
   type AttemptInit,
   type FetchResult,
@@ -21,6 +22,24 @@ export class ApiCore {
     options?: RequestOptions,
   ): Promise<Exclude<R["data"], undefined>> {
     return request(this.settings, method, attempt, options);
+  }
+
+  /**
+   * Runs one multipart POST with retries: each attempt sends the upload's body anew, and a call
+   * whose body cannot be sent again (a stream that started) is not retried.
+   */
+  upload<Form, R extends FetchResult>(
+    upload: MultipartUpload<Form>,
+    attempt: (init: UploadInit<Form>) => Promise<R>,
+    options?: RequestOptions,
+  ): Promise<Exclude<R["data"], undefined>> {
+    return request(
+      this.settings,
+      "POST",
+      (init) => attempt(upload.attempt(init)),
+      options,
+      () => upload.replayable,
+    );
   }
 }
 

@@ -1,11 +1,13 @@
+import { FilePart } from "./file-part.js";
+
 /**
  * What a document to upload can be given as:
  * - a `Blob` or `File` (its name is kept),
- * - bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`),
+ * - bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`), sent from where they are on Node,
  * - a path to a file as a `string` or a `file:` `URL` (Node only): read from disk as it is sent,
  *   never held in memory, and read again on a retry,
- * - a stream (`ReadableStream` or any async iterable of bytes, such as a Node `Readable`): read
- *   into memory first, because a retry must be able to send it again.
+ * - a stream (`ReadableStream` or any async iterable of bytes, such as a Node `Readable`): on Node
+ *   sent as it is read, once (no retry after it started); in browsers read into memory first.
  *
  * A string is always a path, never the content: wrap text in a `Blob` to upload it.
  */
@@ -18,19 +20,33 @@ export type Uploadable =
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array>;
 
+/** The file part of a request: a `File`, or on Node a `FilePart` for bytes and streams. */
+export type UploadFile = File | FilePart;
+
 /** The server needs a file name on the file part (as `curl -F file=@doc.pdf` sends it). */
 const DEFAULT_FILENAME = "upload";
 
-/** Turns an upload into a named `File`; a path is opened lazily, with `node:fs` loaded only then. */
-export async function toFile(upload: Uploadable, filename?: string): Promise<File> {
+/**
+ * Turns an upload into a named file part; a path is opened lazily, with `node:fs` loaded only
+ * then. When the body is `streamed` (Node), bytes and streams become a `FilePart` sent from where
+ * they are; otherwise they go into a Blob, the only form a browser's FormData takes.
+ */
+export async function openUpload(
+  upload: Uploadable,
+  filename: string | undefined,
+  streamed: boolean,
+): Promise<UploadFile> {
   if (upload instanceof Blob) return named(upload, filename ?? fileName(upload));
   if (typeof upload === "string" || upload instanceof URL) {
     return named(await openFile(upload), filename ?? baseName(upload));
   }
+  const name = filename ?? DEFAULT_FILENAME;
   if (upload instanceof ArrayBuffer || ArrayBuffer.isView(upload)) {
-    return named(new Blob([bytesOf(upload)]), filename);
+    return streamed ? FilePart.fromBytes(name, bytesOf(upload)) : named(new Blob([bytesOf(upload)]), name);
   }
-  return named(await readAll(upload), filename);
+  // A web ReadableStream is async iterable on Node, though the DOM types do not say so yet.
+  if (streamed) return FilePart.fromStream(name, upload as AsyncIterable<Uint8Array>);
+  return named(await readAll(upload), name);
 }
 
 function named(blob: Blob, filename = DEFAULT_FILENAME): File {

@@ -1,5 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { multipartBody, prepareForm, type UploadParams } from "../core/multipart.js";
+import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
 import { APIResource } from "../core/resource.js";
 
@@ -15,12 +15,8 @@ export class Fingerprints extends APIResource {
     params: CreateFingerprintParams,
     options?: RequestOptions,
   ): Promise<Schemas["FingerprintResponse"]> {
-    const body = (await prepareForm(params)) as Schemas["FingerprintForm"];
-    return this.core.request(
-      "POST",
-      (init) => this.http.POST("/fingerprint", { ...init, body, bodySerializer: multipartBody }),
-      options,
-    );
+    const upload = await MultipartUpload.open<Schemas["FingerprintForm"]>(params);
+    return this.core.upload(upload, (init) => this.http.POST("/fingerprint", init), options);
   }
 
   /** `POST /fingerprint/compare`: similarity of two fingerprint documents per scale and overall. */

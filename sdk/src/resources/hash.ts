@@ -1,5 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { multipartBody, prepareForm, type UploadParams } from "../core/multipart.js";
+import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
 import { APIResource } from "../core/resource.js";
 
@@ -12,11 +12,7 @@ export type HashParams = UploadParams<Schemas["HashForm"]>;
 export class Hash extends APIResource {
   /** `POST /hash`: the document's digest (nothing is stored). */
   async create(params: HashParams, options?: RequestOptions): Promise<Schemas["HashResult"]> {
-    const body = (await prepareForm(params)) as Schemas["HashForm"];
-    return this.core.request(
-      "POST",
-      (init) => this.http.POST("/hash", { ...init, body, bodySerializer: multipartBody }),
-      options,
-    );
+    const upload = await MultipartUpload.open<Schemas["HashForm"]>(params);
+    return this.core.upload(upload, (init) => this.http.POST("/hash", init), options);
   }
 }

@@ -4,7 +4,7 @@ import { APIResource } from "../core/resource.js";
 
 type Schemas = components["schemas"];
 
-/** The service itself: root object, health, its reference pages and WebSocket statistics. */
+/** The service itself: root object, health, readiness, metrics, its reference pages and WebSocket statistics. */
 export class Service extends APIResource {
   /** `GET /`: name and version of the service and the paths of its reference pages. */
   root(options?: RequestOptions): Promise<Schemas["RootResponse"]> {
@@ -17,6 +17,23 @@ export class Service extends APIResource {
    */
   health(options?: RequestOptions): Promise<Schemas["HealthResponse"]> {
     return this.core.request("GET", (init) => this.http.GET("/health", init), options);
+  }
+
+  /**
+   * `GET /ready`: `ready`. A service that is starting or shutting down answers 503, which throws an
+   * `InternalServerError` whose `body` says which (`starting`, `stopping`).
+   */
+  ready(options?: RequestOptions): Promise<Schemas["ReadyResponse"]> {
+    return this.core.request("GET", (init) => this.http.GET("/ready", init), options);
+  }
+
+  /** `GET /metrics`: the Prometheus text exposition of the service's metrics. */
+  metrics(options?: RequestOptions): Promise<string> {
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/metrics", { ...init, parseAs: "text" }),
+      options,
+    );
   }
 
   /** `GET /openapi.json`: the OpenAPI 3.1 description of the REST interface. */

@@ -1,5 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { multipartBody, prepareForm, type UploadParams } from "../core/multipart.js";
+import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
 import { APIResource } from "../core/resource.js";
 
@@ -18,12 +18,8 @@ export class Stamps extends APIResource {
    * const stamp = await client.stamps.create({ file: "./contract.pdf", preset: "standard" });
    */
   async create(params: CreateStampParams, options?: RequestOptions): Promise<Schemas["StampResponse"]> {
-    const body = (await prepareForm(params)) as Schemas["CreateStampForm"];
-    return this.core.request(
-      "POST",
-      (init) => this.http.POST("/stamps", { ...init, body, bodySerializer: multipartBody }),
-      options,
-    );
+    const upload = await MultipartUpload.open<Schemas["CreateStampForm"]>(params);
+    return this.core.upload(upload, (init) => this.http.POST("/stamps", init), options);
   }
 
   /** `GET /stamps/{stamp_id}`: the stamp with the live state of its anchors and its trust score. */

@@ -1,5 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { multipartBody, prepareForm, type UploadParams } from "../core/multipart.js";
+import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
 import { APIResource } from "../core/resource.js";
 
@@ -37,16 +37,10 @@ export class Verify extends APIResource {
         options,
       );
     }
-    const body = (await prepareForm(params)) as Schemas["VerifyStampForm"];
-    return this.core.request(
-      "POST",
-      (init) =>
-        this.http.POST("/stamps/{stamp_id}/verify", {
-          ...init,
-          params: { path },
-          body,
-          bodySerializer: multipartBody,
-        }),
+    const upload = await MultipartUpload.open<Schemas["VerifyStampForm"]>(params);
+    return this.core.upload(
+      upload,
+      (init) => this.http.POST("/stamps/{stamp_id}/verify", { ...init, params: { path } }),
       options,
     );
   }
@@ -62,12 +56,8 @@ export class Verify extends APIResource {
       return this.core.request("POST", (init) => this.http.POST("/verify", { ...init, body }), options);
     }
     const form = { stamp_json: JSON.stringify(stamp_json), file, filename };
-    const body = (await prepareForm<Schemas["VerifyForm"]>(form)) as Schemas["VerifyForm"];
-    return this.core.request(
-      "POST",
-      (init) => this.http.POST("/verify", { ...init, body, bodySerializer: multipartBody }),
-      options,
-    );
+    const upload = await MultipartUpload.open<Schemas["VerifyForm"]>(form);
+    return this.core.upload(upload, (init) => this.http.POST("/verify", init), options);
   }
 
   /** `GET /verify/{stamp_id}`: the public HTML verification page (a 404 page for unknown ids). */

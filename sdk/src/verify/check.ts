@@ -1,3 +1,5 @@
+import { hexToBytes } from "@noble/hashes/utils.js";
+import { type BatchMerkle, batchSigningMessage, inBatch } from "./batch-signature.js";
 import { formatProblem, STAMP_FORMAT } from "./format.js";
 import { signedPayload } from "./payload.js";
 import { trustScore } from "./trust.js";
@@ -16,6 +18,8 @@ export interface SuppliedHash {
 export interface CheckOptions {
   /** Ed25519 verification: is `signatureHex` a signature of `message` by `publicKey` (`ed25519:<hex>`)? */
   verifySignature(publicKey: string, message: Uint8Array, signatureHex: string): boolean | Promise<boolean>;
+  /** SHA-256 Merkle hashing for batch signatures; absent: the portable @noble one. */
+  merkle?: BatchMerkle;
   /** The digest of the supplied document; absent when none was supplied (`content_hash: not_checked`). */
   content?: SuppliedHash | null;
   /** Service keys to accept; absent: the embedded `service_public_key` is taken as given. */
@@ -69,8 +73,9 @@ async function serviceSignature(
   failures: string[],
 ): Promise<VerifyDetails["service_signature"]> {
   const key = document.service_public_key;
-  if (!(await options.verifySignature(key, payload, document.signatures.service))) {
-    failures.push(`service signature: does not verify against ${key}`);
+  const problem = await serviceSignatureProblem(document, payload, options);
+  if (problem !== null) {
+    failures.push(`service signature: ${problem}`);
     return "invalid";
   }
   if (options.trustedServiceKeys && !options.trustedServiceKeys.includes(key)) {
@@ -80,6 +85,31 @@ async function serviceSignature(
     return "untrusted_key";
   }
   return "valid";
+}
+
+/**
+ * Why the service key's signature does not hold, or null when it does: either its own signature
+ * over the payload, or the batch's signature over a Merkle root the payload's leaf leads to.
+ */
+async function serviceSignatureProblem(
+  document: StampDocument,
+  payload: Uint8Array,
+  options: CheckOptions,
+): Promise<string | null> {
+  const key = document.service_public_key;
+  const { service, service_batch: batch } = document.signatures;
+  if (!batch) {
+    return (await options.verifySignature(key, payload, service as string))
+      ? null
+      : `does not verify against ${key}`;
+  }
+  if (!inBatch(batch, payload, options.merkle)) {
+    return `its batch audit path does not lead from this stamp (leaf ${batch.leaf_index} of ${batch.tree_size}) to root ${batch.root}`;
+  }
+  const message = batchSigningMessage(hexToBytes(batch.root));
+  return (await options.verifySignature(key, message, batch.signature))
+    ? null
+    : `the batch root's signature does not verify against ${key}`;
 }
 
 async function authorSignature(

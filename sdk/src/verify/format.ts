@@ -101,6 +101,40 @@ const fingerprint = object({
   decomposition_method: oneOf(METHODS),
 });
 
+const auditPath: Check = (v) => {
+  if (!Array.isArray(v)) return "must be an array";
+  if (v.length > 64) return "must hold at most 64 hashes";
+  return v.every((h) => typeof h === "string" && HEX64.test(h))
+    ? null
+    : "must hold only 64 lowercase hex characters each";
+};
+
+const serviceBatch = object({
+  root: pattern(HEX64, "64 lowercase hex characters"),
+  leaf_index: integer(0),
+  tree_size: integer(1),
+  audit_path: auditPath,
+  signature: pattern(SIGNATURE, "128 lowercase hex characters"),
+});
+
+const signatureMembers = object(
+  {
+    service: nullable(pattern(SIGNATURE, "128 lowercase hex characters")),
+    author: nullable(pattern(SIGNATURE, "128 lowercase hex characters")),
+  },
+  { service_batch: serviceBatch },
+);
+
+// Exactly one of the two forms signs for the service key (StampDocument.signatures' oneOf).
+const signatures: Check = (v) => {
+  const problem = signatureMembers(v);
+  if (problem) return problem;
+  const { service, service_batch } = v as { service: string | null; service_batch?: unknown };
+  if (service === null && service_batch === undefined) return "lacks both service and service_batch";
+  if (service !== null && service_batch !== undefined) return "holds both service and service_batch";
+  return null;
+};
+
 const stampDocument = object(
   {
     format: oneOf([STAMP_FORMAT]),
@@ -120,10 +154,7 @@ const stampDocument = object(
     fingerprint: nullable(fingerprint),
     author_public_key: nullable(pattern(PUBLIC_KEY, "ed25519:<64 hex>")),
     service_public_key: pattern(PUBLIC_KEY, "ed25519:<64 hex>"),
-    signatures: object({
-      service: pattern(SIGNATURE, "128 lowercase hex characters"),
-      author: nullable(pattern(SIGNATURE, "128 lowercase hex characters")),
-    }),
+    signatures,
   },
   { description: text(1, 1000), metadata },
 );

@@ -73,4 +73,11 @@ export class PostgresAnchorRepository implements AnchorRepository {
     );
     return rows.map(recordOf);
   }
+
+  async pendingByType(): Promise<Partial<Record<AnchorType, number>>> {
+    const { rows } = await this.pool.query<{ type: AnchorType; n: number }>(
+      "SELECT type, count(*)::int AS n FROM batch_anchors WHERE status = 'pending' GROUP BY type",
+    );
+    return Object.fromEntries(rows.map((r) => [r.type, r.n]));
+  }
 }

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { jcs } from "../../../sdk/src/verify/jcs.js";
 import type { StampRepository, StampStatus, StoredStamp } from "../../stamps/stamp-repository.js";
+import { GroupCommit } from "../group-commit.js";
 
 interface StampRow {
   id: string;
@@ -13,10 +14,16 @@ interface StampRow {
 
 /** Stamps in PostgreSQL. */
 export class PostgresStampRepository implements StampRepository {
+  /**
+   * Concurrent single inserts, committed together: one statement and one WAL flush per group
+   * (durable at commit with PostgreSQL's default `synchronous_commit = on`).
+   */
+  readonly writes = new GroupCommit<StoredStamp>((stamps) => this.insertMany(stamps));
+
   constructor(private readonly pool: pg.Pool) {}
 
-  async insert(stamp: StoredStamp): Promise<void> {
-    await this.insertMany([stamp]);
+  insert(stamp: StoredStamp): Promise<void> {
+    return this.writes.submit(stamp);
   }
 
   async insertMany(stamps: StoredStamp[]): Promise<void> {
@@ -72,7 +79,7 @@ function valuesOf(stamp: StoredStamp): unknown[] {
     document.document.algorithm,
     document.document.hash,
     stamp.status,
-    jcs(document),
+    stamp.json ?? jcs(document),
     stamp.fingerprint === null ? null : JSON.stringify(stamp.fingerprint),
   ];
 }

@@ -59,6 +59,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.stamps.writes.drain();
     this.databaseClock?.stop();
     if (!this.pool.ending) await this.pool.end();
   }

@@ -146,6 +146,13 @@ export class PostgresVaultRepository implements VaultRepository {
     return { ...counts, feesCollected: formatDecimal(decimal(fees ?? "0")) };
   }
 
+  async countByState(): Promise<Partial<Record<VaultState, number>>> {
+    const { rows } = await this.pool.query<{ state: VaultState; n: number }>(
+      "SELECT state, count(*)::int AS n FROM vaults GROUP BY state",
+    );
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
   async claimExpired(claim: ClaimRequest): Promise<VaultRecord[]> {
     return this.claim(
       "state = $1, released_at = v.deadline",

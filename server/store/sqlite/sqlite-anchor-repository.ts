@@ -68,10 +68,18 @@ export class SqliteAnchorRepository implements AnchorRepository {
   async forBatch(batchId: string): Promise<AnchorRecord[]> {
     return (this.sql.forBatch.all(batchId) as AnchorRow[]).map(recordOf);
   }
+
+  async pendingByType(): Promise<Partial<Record<AnchorType, number>>> {
+    const rows = this.sql.pendingByType.all() as { type: AnchorType; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.type, r.n]));
+  }
 }
 
 function prepare(db: Database.Database) {
   return {
+    pendingByType: db.prepare(
+      "SELECT type, count(*) AS n FROM batch_anchors WHERE status = 'pending' GROUP BY type",
+    ),
     claim: db.prepare(
       `UPDATE batch_anchors SET next_attempt_at = @lease
        WHERE (batch_id, type) IN (

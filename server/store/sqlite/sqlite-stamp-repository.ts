@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { jcs } from "../../../sdk/src/verify/jcs.js";
 import type { StampRepository, StampStatus, StoredStamp } from "../../stamps/stamp-repository.js";
+import { GroupCommit } from "../group-commit.js";
 
 interface StampRow {
   id: string;
@@ -17,6 +18,8 @@ interface StampRow {
 /** Stamps in SQLite; statements are prepared on first use (after migrate()). */
 export class SqliteStampRepository implements StampRepository {
   private statements?: ReturnType<typeof prepare>;
+  /** Concurrent single inserts, committed together (synchronous = FULL: one fsync per group). */
+  readonly writes = new GroupCommit<StampRow>((rows) => this.sql.insertMany(rows));
 
   constructor(private readonly db: Database.Database) {}
 
@@ -25,9 +28,8 @@ export class SqliteStampRepository implements StampRepository {
     return this.statements;
   }
 
-  async insert(stamp: StoredStamp): Promise<void> {
-    // One statement is one transaction; synchronous = FULL makes it durable once run() returns.
-    this.sql.insert.run(rowOf(stamp));
+  insert(stamp: StoredStamp): Promise<void> {
+    return this.writes.submit(rowOf(stamp));
   }
 
   async insertMany(stamps: StoredStamp[]): Promise<void> {
@@ -64,7 +66,7 @@ function rowOf(stamp: StoredStamp): StampRow {
     hash_algorithm: document.document.algorithm,
     document_hash: document.document.hash,
     status: stamp.status,
-    stamp_json: jcs(document),
+    stamp_json: stamp.json ?? jcs(document),
     fingerprint_json: stamp.fingerprint === null ? null : JSON.stringify(stamp.fingerprint),
   };
 }
@@ -77,7 +79,6 @@ function prepare(db: Database.Database) {
          @stamp_json, @fingerprint_json)`,
   );
   return {
-    insert,
     insertMany: db.transaction((rows: StampRow[]) => {
       for (const row of rows) insert.run(row);
     }),

@@ -33,7 +33,10 @@ export class SqliteStore implements Store {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma("journal_mode = WAL");
-    // FULL: a transaction acknowledged to a client survives power loss, not only a process crash.
+    // FULL, not NORMAL: in WAL mode NORMAL syncs the WAL only at checkpoints, so the latest commits
+    // survive a process crash but not a power loss or an OS crash, and an acknowledged stamp must
+    // survive both. FULL syncs the WAL at every commit; group commit (../group-commit.ts) makes that
+    // one fsync per group of concurrent stamps rather than one per stamp.
     this.db.pragma("synchronous = FULL");
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
@@ -77,6 +80,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.stamps.writes.drain();
     if (this.db.open) this.db.close();
   }
 }

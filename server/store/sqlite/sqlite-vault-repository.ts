@@ -126,6 +126,11 @@ export class SqliteVaultRepository implements VaultRepository {
     return { ...counts, feesCollected: formatDecimal(decimal(fees?.total ?? "0")) };
   }
 
+  async countByState(): Promise<Partial<Record<VaultState, number>>> {
+    const rows = this.sql.countByState.all() as { state: VaultState; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
   async claimExpired(claim: ClaimRequest): Promise<VaultRecord[]> {
     return this.claim(
       `UPDATE vaults SET state = @to, released_at = deadline, version = version + 1
@@ -251,6 +256,7 @@ function prepare(db: Database.Database) {
       `SELECT count(*) AS total FROM vaults
        WHERE (@account IS NULL OR account_id = @account) AND (@state IS NULL OR state = @state)`,
     ),
+    countByState: db.prepare("SELECT state, count(*) AS n FROM vaults GROUP BY state"),
     stats: db.prepare(
       `SELECT count(*) FILTER (WHERE state = 'active') AS active, count(*) AS total,
          coalesce(sum(heartbeat_count), 0) AS heartbeats,

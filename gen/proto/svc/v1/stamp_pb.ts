@@ -24,7 +24,10 @@
 // where <key> is `svc_live_` or `svc_test_` followed by 43 base64url
 // characters. When both are present, `authorization` wins. A presented key
 // that is malformed, unknown or revoked fails the call with UNAUTHENTICATED
-// (it never falls back to anonymous access). A call without a key is
+// (it never falls back to anonymous access); each refused key costs 1.0 from
+// the anonymous rate-limit bucket of the caller's address (as in REST), and
+// once that is empty the call fails with RESOURCE_EXHAUSTED instead, so that
+// guessing keys is throttled. A call without a key is
 // anonymous: it is identified by the peer address (`x-forwarded-for` and
 // `x-real-ip` metadata count only from a trusted proxy, as in REST) and gets
 // the anonymous rate-limit tier; an authenticated call gets its key's tier
@@ -63,12 +66,44 @@
 // or `content_hash: sha256 digest must be 64 hex digits, got 63`.
 // stampd never receives document content over gRPC, only its hash.
 //
+// ## Malformed requests
+//
+// A request message whose bytes do not parse as the method's request type
+// (a length that runs past the end, an unknown wire type, a string that is
+// not UTF-8, ...) and a message with the compressed flag set but no
+// grpc-encoding both fail with INVALID_ARGUMENT: they are the caller's fault,
+// and INTERNAL stays reserved for faults of the server. No request message,
+// or more than one, for a unary or server-streaming method fails with
+// UNIMPLEMENTED (gRPC's "request cardinality violation"); an unsupported
+// grpc-encoding with UNIMPLEMENTED; a message larger than the server's
+// message limit with RESOURCE_EXHAUSTED.
+//
 // ## Limits on stamp input (all violations fail with INVALID_ARGUMENT)
 //
 //   description: at most 1000 characters.
 //   metadata:    at most 32 entries; each key non-empty and at most 64
 //                characters; each value at most 512 characters.
 //   BatchStamp:  at most MAX_BATCH_ITEMS items (default 1000, configurable).
+//
+// ## Connection limits (defaults; each is configurable)
+//
+//   GRPC_MAX_CONCURRENT_STREAMS (default 100): calls in flight on one
+//       connection, advertised as HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS;
+//       clients queue further calls or open another connection.
+//   GRPC_MAX_MESSAGE_BYTES (default 4194304, 4 MiB): one request message; a
+//       larger one fails the call with RESOURCE_EXHAUSTED.
+//   MAX_HEADER_BYTES (default 16384, 16 KiB): the request metadata,
+//       uncompressed (SETTINGS_MAX_HEADER_LIST_SIZE); a call with more is
+//       reset with ENHANCE_YOUR_CALM (gRPC clients report RESOURCE_EXHAUSTED).
+//   MAX_CONNECTIONS (default 10000): connections open at once; more are
+//       closed when accepted.
+//   GRPC_IDLE_TIMEOUT_MS (default 300000, 5 min): a connection with no call
+//       in flight for this long is closed with GOAWAY (clients reconnect on
+//       their next call); a connection whose streams are quiet stays open.
+//   Deadlines are the client's: the server sets no upper bound on
+//       grpc-timeout, as unary calls are short whatever their deadline and
+//       streams are meant to stay open; the limits above bound what calls
+//       can hold.
 //
 // ## Metadata stampd reads and sends besides the key
 //
@@ -88,7 +123,9 @@
 //   NOT_FOUND           GetStamp / Verify for a stamp_id that matches no stamp;
 //                       HealthCheck for an unknown service name.
 //   UNAUTHENTICATED     a presented API key is malformed, unknown or revoked.
-//   RESOURCE_EXHAUSTED  the caller's rate limit is exceeded; a WatchStamps
+//   RESOURCE_EXHAUSTED  the caller's rate limit is exceeded (or, with a refused
+//                       key, its address's); a request message over
+//                       GRPC_MAX_MESSAGE_BYTES; a WatchStamps
 //                       client that reads too slowly for the server's buffer.
 //   DEADLINE_EXCEEDED   the caller's deadline (grpc-timeout) passed first.
 //   CANCELLED           the caller cancelled the call.

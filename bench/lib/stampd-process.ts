@@ -1,0 +1,39 @@
+import { type Started, start } from "./processes.js";
+import type { StampdPorts } from "./stampd.js";
+
+/**
+ * The environment of a benchmark's stampd: loopback, ports picked by the system, its own data
+ * folder, no response validation (a development aid), only errors logged.
+ */
+export function stampdEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: "development",
+    LOG_LEVEL: "error",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    GRPC_PORT: "0",
+    DATA_DIR: dataDir,
+    VALIDATE_RESPONSES: "false",
+    ...extra,
+  };
+}
+
+/**
+ * Node flags of a stampd process: with BENCH_CPU_PROF=<folder>, a V8 CPU profile is written there
+ * when the process exits (not when it is killed with SIGKILL).
+ */
+export function stampdNodeFlags(): string[] {
+  const folder = process.env.BENCH_CPU_PROF;
+  return folder ? ["--cpu-prof", `--cpu-prof-dir=${folder}`] : [];
+}
+
+/** Starts stampd (bench/lib/stampd-server.ts) in a process of its own, storing in `dataDir`. */
+export function startStampdProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<Started<StampdPorts>> {
+  return start<StampdPorts>("bench/lib/stampd-server.ts", {
+    env: stampdEnv(dataDir, env),
+    nodeFlags: stampdNodeFlags(),
+  });
+}

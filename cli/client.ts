@@ -1,0 +1,59 @@
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { createClient, type StampdClient } from "../sdk/src/index.js";
+
+/** The server's defaults (server/config.ts: PORT 8080, GRPC_PORT 50051) on this machine. */
+export const DEFAULT_URL = "http://127.0.0.1:8080";
+export const DEFAULT_GRPC_URL = "http://127.0.0.1:50051";
+/** Seconds one request may take, upload included: generous, since a document may be 1 GiB. */
+const DEFAULT_TIMEOUT_SECONDS = 600;
+
+/** The options of every command that talks to a server. */
+export interface RemoteFlags {
+  url: string;
+  apiKey?: string;
+  timeout: number;
+  json?: boolean;
+}
+
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number <= 0)
+    throw new InvalidArgumentError("expected a whole number > 0");
+  return number;
+}
+
+/**
+ * Adds `--url`, `--api-key`, `--timeout` and `--json`. The key's option shows no default, so help
+ * never prints a key taken from the environment.
+ */
+export function withRemoteOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option("--url <base-url>", "REST address of the server").env("STAMPD_URL").default(DEFAULT_URL),
+    )
+    .addOption(new Option("--api-key <key>", "API key (svc_live_… or svc_test_…)").env("STAMPD_API_KEY"))
+    .addOption(
+      new Option("--timeout <seconds>", "seconds one request may take, upload included")
+        .argParser(positiveInteger)
+        .default(DEFAULT_TIMEOUT_SECONDS),
+    )
+    .option("--json", "print the API's response as JSON on stdout, and nothing else there");
+}
+
+/** The SDK client for the flags; `fetch` counts upload bytes when a progress bar is shown. */
+export function clientFor(
+  flags: RemoteFlags,
+  extra: { fetch?: typeof globalThis.fetch; grpcUrl?: string } = {},
+): StampdClient {
+  return createClient({
+    baseUrl: flags.url,
+    apiKey: flags.apiKey,
+    timeout: flags.timeout * 1000,
+    ...extra,
+  });
+}
+
+/** Prints `value` as JSON with `--json`, else the human text. */
+export function print(flags: { json?: boolean }, value: unknown, human: () => string): void {
+  console.log(flags.json ? JSON.stringify(value, null, 2) : human());
+}

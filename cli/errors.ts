@@ -1,0 +1,63 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { APIConnectionError, APIError, APITimeoutError, type Schemas } from "../sdk/src/index.js";
+
+type ValidationIssue = Schemas["ValidationIssue"];
+
+/**
+ * The command could not run as given (a bad option, a missing or unreadable file): exit 2, and
+ * nothing was sent to the server.
+ */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Exit codes: 0 success, 1 a failure (the server refused, a check failed), 2 a usage error. */
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export interface ErrorReport {
+  line: string;
+  exitCode: number;
+}
+
+/** One line for stderr, `stampd: <detail> (<code>, HTTP <status>)`, and the exit code of an error. */
+export function reportError(err: unknown): ErrorReport {
+  if (err instanceof UsageError) return { line: `stampd: ${err.message}`, exitCode: EXIT_USAGE };
+  if (err instanceof APITimeoutError) return failure("the request timed out (timeout)");
+  if (err instanceof APIConnectionError) return failure(`${connectionDetail(err)} (connection_error)`);
+  if (err instanceof APIError)
+    return failure(`${apiDetail(err)} (${err.code ?? "error"}, HTTP ${err.status})`);
+  if (err instanceof ConnectError)
+    return failure(`${err.rawMessage} (${grpcCodeName(err.code)}, gRPC ${err.code})`);
+  return failure((err as Error).message ?? String(err));
+}
+
+function failure(detail: string): ErrorReport {
+  return { line: `stampd: ${detail}`, exitCode: EXIT_FAILURE };
+}
+
+/**
+ * `detail` of the spec's Error body with its validation issues, or `message` of the rate
+ * limiter's 429 with its wait.
+ */
+function apiDetail(err: APIError): string {
+  const body = (typeof err.body === "object" && err.body !== null ? err.body : {}) as Record<string, unknown>;
+  const text = body.detail ?? body.message;
+  const detail = typeof text === "string" ? text : err.message;
+  const issues = Array.isArray(body.errors) ? (body.errors as ValidationIssue[]) : [];
+  if (issues.length) return `${detail}: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`;
+  const wait = body.retry_after;
+  return typeof wait === "number" && !detail.includes("retry") ? `${detail}; retry after ${wait} s` : detail;
+}
+
+/** fetch wraps the reason (ECONNREFUSED, ENOTFOUND, …) in `cause.cause`: name it. */
+function connectionDetail(err: APIConnectionError): string {
+  let cause: unknown = err.cause;
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  return cause instanceof Error ? `cannot reach the server: ${cause.message}` : "cannot reach the server";
+}
+
+/** `Code.ResourceExhausted` as gRPC's documentation writes it: `resource_exhausted`. */
+function grpcCodeName(code: Code): string {
+  return (Code[code] ?? "unknown").replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+}

@@ -1,0 +1,25 @@
+import type { Config } from "../config.js";
+
+/** Per-connection limits of the gRPC listener (docs/design.md "Limits"). */
+export interface GrpcLimits {
+  /** Calls in flight on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS). */
+  maxConcurrentStreams: number;
+  /** Request metadata, uncompressed (SETTINGS_MAX_HEADER_LIST_SIZE); more resets the call. */
+  maxHeaderBytes: number;
+  /** One request message; a larger one fails the call with RESOURCE_EXHAUSTED. */
+  maxMessageBytes: number;
+  /** Connections open at once; more are dropped on accept. */
+  maxConnections: number;
+  /** A connection with no call in flight for this long is closed (GOAWAY). */
+  idleTimeoutMs: number;
+}
+
+export function grpcLimits(config: Config): GrpcLimits {
+  return {
+    maxConcurrentStreams: config.GRPC_MAX_CONCURRENT_STREAMS,
+    maxHeaderBytes: config.MAX_HEADER_BYTES,
+    maxMessageBytes: config.GRPC_MAX_MESSAGE_BYTES,
+    maxConnections: config.MAX_CONNECTIONS,
+    idleTimeoutMs: config.GRPC_IDLE_TIMEOUT_MS,
+  };
+}

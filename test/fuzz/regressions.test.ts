@@ -1,0 +1,131 @@
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueKey } from "../helpers/keys.js";
+import { filePart, multipart } from "../helpers/multipart.js";
+import { type RunningService, startService } from "../helpers/service.js";
+import { TestClient } from "../ws/ws-client.js";
+import { SpecModel } from "./rest/spec-model.js";
+
+// Each case is a failure `npm run fuzz` found, pinned down so it stays fixed.
+let svc: RunningService;
+const model = new SpecModel();
+
+beforeAll(async () => {
+  // Unlimited: these requests come from one anonymous address, and limits are not their subject.
+  svc = await startService({ VALIDATE_RESPONSES: "false", RATE_LIMIT_ENABLED: "false" });
+});
+afterAll(() => svc?.close());
+
+describe("REST", () => {
+  it("refuses an offset beyond 2^53 - 1 with 400 (SQLite failed on it with a 500)", async () => {
+    const { key } = await issueKey(svc, { tier: "internal" });
+    for (const path of ["/explorer/api/vaults", "/vault/list"]) {
+      for (const offset of ["99999999999999999999", "1e309", "Infinity"]) {
+        const res = await fetch(`${svc.baseUrl}${path}?offset=${offset}`, { headers: { "x-api-key": key } });
+        expect(res.status, `${path} ${offset}`).toBe(400);
+        expect(await res.json()).toMatchObject({ code: "validation_failed" });
+      }
+    }
+  });
+
+  it("refuses a multipart body without a boundary with 400 invalid_multipart (busboy threw: 500)", async () => {
+    for (const path of ["/fingerprint", "/stamps", "/hash"]) {
+      const res = await fetch(`${svc.baseUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data" },
+        body: "x",
+      });
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "invalid_multipart" });
+    }
+  });
+
+  it('refuses a form field named "__proto__" like any unknown field (it used to vanish)', async () => {
+    const { body, contentType } = multipart([{ name: "__proto__", value: "1" }, filePart("document")]);
+    const res = await fetch(`${svc.baseUrl}/hash`, {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body: new Uint8Array(body),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "validation_failed" });
+  });
+
+  it("answers a body of a type the operation does not take with 400, not an undocumented 415", async () => {
+    for (const contentType of ["text/plain", "application/xml", undefined]) {
+      const res = await fetch(`${svc.baseUrl}/verify`, {
+        method: "POST",
+        headers: contentType ? { "content-type": contentType } : {},
+        body: JSON.stringify({ stamp_json: {} }),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "validation_failed" });
+    }
+  });
+
+  it("documents the 400 every operation answers to an unknown query parameter", async () => {
+    for (const op of model.operations) expect(op.responses.has("400"), op.operationId).toBe(true);
+    const res = await fetch(`${svc.baseUrl}/health?verbose=1`);
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("WebSocket", () => {
+  it("answers a message nested deeper than 64 levels with invalid_message and keeps the connection", async () => {
+    const client = await TestClient.connect(svc.baseUrl);
+    try {
+      const deep = `{"type":"ping","id":"deep","data":{"a":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
+      client.send(deep);
+      expect(await client.next()).toMatchObject({
+        type: "error",
+        id: "deep",
+        data: { code: "invalid_message" },
+      });
+      const nested62 = `{"type":"ping","id":"ok","data":{"a":${"[".repeat(62)}${"]".repeat(62)}}}`;
+      client.send(nested62);
+      expect(await client.next()).toMatchObject({ type: "pong", id: "ok" });
+    } finally {
+      client.socket.close();
+    }
+  });
+});
+
+describe("gRPC", () => {
+  const identity = (b: Buffer) => b;
+  const Client = grpc.makeGenericClientConstructor(
+    {
+      GetStamp: {
+        path: "/svc.v1.StampService/GetStamp",
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: identity,
+        requestDeserialize: identity,
+        responseSerialize: identity,
+        responseDeserialize: identity,
+      },
+    },
+    "StampService",
+  );
+
+  it("answers request bytes that do not parse with INVALID_ARGUMENT, not INTERNAL", async () => {
+    const client = new Client(
+      `127.0.0.1:${svc.grpcPort}`,
+      grpc.credentials.createInsecure(),
+    ) as unknown as grpc.Client & {
+      GetStamp(req: Buffer, cb: (err: grpc.ServiceError | null) => void): void;
+    };
+    try {
+      // Field 1 (stamp_id), length 3, bytes that are not UTF-8; then a tag with wire type 7.
+      for (const bytes of [
+        Buffer.from([0x0a, 0x03, 0xc3, 0x28, 0xff]),
+        Buffer.from([0x0f]),
+        Buffer.from([0x0a, 0x05, 0x61]),
+      ]) {
+        const err = await new Promise<grpc.ServiceError | null>((resolve) => client.GetStamp(bytes, resolve));
+        expect(err?.code, bytes.toString("hex")).toBe(grpc.status.INVALID_ARGUMENT);
+      }
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { createClient, type Schemas } from "../../../sdk/src/index.js";
+import { createLogger } from "../../../server/logger.js";
+import { devIssuer } from "../../../server/vault/fees/dev-issuer.js";
+import { LiveFixtures } from "../../contract/fixtures.js";
+import { issueKey } from "../../helpers/keys.js";
+import type { RunningService } from "../../helpers/service.js";
+
+/** Keys the fuzzer rotates through, so no one rate-limit bucket runs dry during a long run. */
+const KEYS_PER_ACCOUNT = 24;
+/** Single-use fee receipts; a valid heartbeat or vault creation uses one up. */
+const RECEIPTS = 120;
+
+/**
+ * Live resources a "valid" request can name so that it reaches the success paths, not only 404:
+ * stamps in every state, fingerprints, identities and vaults of two accounts, fee receipts the
+ * server trusts and retrieval proofs. Made once per run, before the first fuzzed request.
+ */
+export interface FuzzFixtures {
+  /** Internal-tier keys of the account that owns the vaults and identities below. */
+  ownerKeys: string[];
+  /** Internal-tier keys of a second account (its requests on the owner's vaults must get 404). */
+  otherKeys: string[];
+  stampIds: string[];
+  stampDocuments: unknown[];
+  fingerprints: Schemas["FingerprintDocument"][];
+  identityIds: string[];
+  vaultIds: string[];
+  receipts: string[];
+  retrieveProofs: Map<string, Schemas["RetrieveRequest"]>;
+  vaultRequest: Schemas["CreateVaultRequest"];
+  /** Entries in the transparency log (the pipeline does not run during a fuzz run). */
+  logSize: number;
+}
+
+export async function makeFixtures(svc: RunningService): Promise<FuzzFixtures> {
+  const owner = await issueKey(svc, { tier: "internal" });
+  const other = await issueKey(svc, { tier: "internal" });
+  const more = async (accountId: string) =>
+    Promise.all(
+      Array.from(
+        { length: KEYS_PER_ACCOUNT - 1 },
+        async () => (await issueKey(svc, { tier: "internal", accountId })).key,
+      ),
+    );
+  const client = createClient({ baseUrl: svc.baseUrl, apiKey: owner.key });
+  const otherClient = createClient({ baseUrl: svc.baseUrl, apiKey: other.key });
+  const live = new LiveFixtures(client, devIssuer(svc.dataDir, createLogger(svc.config)));
+  const otherLive = new LiveFixtures(otherClient, devIssuer(svc.dataDir, createLogger(svc.config)));
+
+  const document = new Blob(["# fuzz\n\nA document for the fuzzer.\f\nSecond section.\n"]);
+  const stamps = [
+    await client.stamps.create({ file: document, filename: "a.txt", preset: "standard" }),
+    await client.stamps.create({ file: document, filename: "b.txt", generate_fp: true }),
+    await client.stamps.create({ file: document, filename: "c.txt", anchors: "log" }),
+  ];
+  await svc.service.proofs.pipeline.tick();
+  await client.stamps.create({ file: document, filename: "d.txt" });
+  await svc.service.proofs.pipeline.tick();
+  const pending = await client.stamps.create({ file: document, filename: "e.txt" });
+  const allStamps = [...stamps, pending];
+
+  const vaultIds = [await live.newVault(), await live.newVault(), await live.newVault()];
+  const released = [await live.releasedVault(), await live.releasedVault()];
+  const strangers = [await otherLive.newVault()];
+  const retrieveProofs = new Map<string, Schemas["RetrieveRequest"]>();
+  for (const id of released) retrieveProofs.set(id, await live.retrieveProof(id));
+
+  return {
+    ownerKeys: [owner.key, ...(await more(owner.accountId))],
+    otherKeys: [other.key, ...(await more(other.accountId))],
+    stampIds: allStamps.map((s) => s.stamp_id),
+    stampDocuments: allStamps.map((s) => s.stamp_json),
+    fingerprints: [await live.fingerprint()],
+    identityIds: [await live.identityId(), await otherLive.identityId()],
+    vaultIds: [...vaultIds, ...released, ...strangers],
+    receipts: await Promise.all(Array.from({ length: RECEIPTS }, () => live.receipt("1000000.00"))),
+    retrieveProofs,
+    vaultRequest: await live.vaultRequest(),
+    logSize: (await client.log.info()).tree_size,
+  };
+}
