@@ -96,7 +96,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const logger = options.logger ?? createLogger(config);
   const readiness = options.readiness ?? new Readiness();
   const metrics = new Metrics({ logger, processMetrics: config.METRICS_ENABLED });
-  const store = timeStoreQueries(options.store ?? openStore(config), metrics);
+  const store = timeStoreQueries(options.store ?? (await openStore(config)), metrics);
   await store.migrate();
   const events = countPublishedEvents(options.events ?? (await openEventBus(config, logger)), metrics);
   // One clock per deployment: the database's where the store has one (docs/design.md, Time).

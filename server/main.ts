@@ -84,6 +84,17 @@ main().catch((err) => {
     console.error(err.message);
     process.exit(2);
   }
-  console.error(err);
+  console.error(startupFailure(err));
   process.exit(1);
 });
+
+/**
+ * An environment problem (port taken, database or Redis unreachable, a folder not writable) is
+ * the operator's to fix: one line naming it. Anything else is a bug, and its stack is wanted.
+ */
+function startupFailure(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return err;
+  // A refused dual-stack connect is an AggregateError with a code but no message.
+  return `stampd: cannot start: ${(err as Error).message || code} (${code})`;
+}

@@ -23,6 +23,8 @@ export interface StartOptions {
   ipc?: boolean;
   /** Extra node flags, e.g. --expose-gc. */
   nodeFlags?: string[];
+  /** The entry is JavaScript built by scripts/build-server.mjs, run by plain node (no tsx loader). */
+  compiled?: boolean;
 }
 
 const running = new Set<ChildProcess>();
@@ -34,11 +36,12 @@ process.on("exit", () => {
 });
 process.once("SIGINT", () => process.exit(130));
 
-/** Starts a TypeScript entry point (a path relative to the repository) and waits for its ready line. */
+/** Starts an entry point (a path relative to the repository) and waits for its ready line. */
 export async function start<Ready>(entry: string, options: StartOptions = {}): Promise<Started<Ready>> {
+  const loader = options.compiled ? [] : ["--import", "tsx"];
   const child = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), "--import", "tsx", join(root, entry), ...(options.args ?? [])],
+    [...(options.nodeFlags ?? []), ...loader, join(root, entry), ...(options.args ?? [])],
     {
       cwd: root,
       env: { ...process.env, ...options.env },

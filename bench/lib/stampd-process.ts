@@ -1,4 +1,6 @@
-import { type Started, start } from "./processes.js";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { root, type Started, start } from "./processes.js";
 import type { StampdPorts } from "./stampd.js";
 
 /**
@@ -27,13 +29,29 @@ export function stampdNodeFlags(): string[] {
   return folder ? ["--cpu-prof", `--cpu-prof-dir=${folder}`] : [];
 }
 
-/** Starts stampd (bench/lib/stampd-server.ts) in a process of its own, storing in `dataDir`. */
+/**
+ * Starts stampd (bench/lib/stampd-server.ts) in a process of its own, storing in `dataDir`, the way
+ * `npm start` runs the server: compiled by scripts/build-server.mjs, run by plain node.
+ */
 export function startStampdProcess(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<Started<StampdPorts>> {
-  return start<StampdPorts>("bench/lib/stampd-server.ts", {
+  return start<StampdPorts>(compiledServer(), {
     env: stampdEnv(dataDir, env),
     nodeFlags: stampdNodeFlags(),
+    compiled: true,
   });
+}
+
+const ENTRY = "bench/lib/stampd-server.ts";
+let built = false;
+
+/** The entry compiled (once per benchmark process), as a path relative to the repository. */
+function compiledServer(): string {
+  if (!built) {
+    execFileSync(process.execPath, [join(root, "scripts/build-server.mjs"), ENTRY], { cwd: root, stdio: "inherit" });
+    built = true;
+  }
+  return join("dist", ENTRY.replace(/\.ts$/, ".js"));
 }

@@ -17,7 +17,7 @@ interface CreateFlags {
 
 /** Opens the server's store (DATA_DIR / DATABASE_URL), runs `fn`, and always closes it. */
 async function withKeys<T>(fn: (keys: ApiKeys) => Promise<T>): Promise<T> {
-  const store = openStore(loadConfig());
+  const store = await openStore(loadConfig());
   try {
     await store.migrate();
     return await fn(new ApiKeys(store.auth, systemClock));

@@ -1446,8 +1446,10 @@ export interface components {
          *     To check it: hash this stamp's payload into its leaf, check that `audit_path` leads from it
          *     at `leaf_index` in a tree of `tree_size` leaves to `root` (RFC 9162 section 2.1.3.2), and
          *     check `signature` with `service_public_key` over the bytes of the text
-         *     `stampd.stamp-batch/v1` and a line feed (0x0A) followed by the 32 bytes of `root`. The
-         *     prefix keeps this signature apart from every other thing the service key signs.
+         *     `stampd.stamp-batch/v1` and a line feed (0x0A), then `tree_size` as an 8-byte big-endian
+         *     integer, then the 32 bytes of `root`. The text keeps this signature apart from every other
+         *     thing the service key signs; the size is signed because an audit path can hold for more
+         *     than one tree size.
          */
         ServiceBatchSignature: {
             root: components["schemas"]["Digest"];

@@ -30,7 +30,11 @@ export interface ClientOptions {
   grpcTransport?: Transport;
   /** The WebSocket endpoint; default `baseUrl` with ws(s): and the path `/ws`. */
   wsUrl?: string;
-  /** The fetch to use (default the global one): tests and proxies inject theirs here. */
+  /**
+   * The fetch to use (default the global one): tests and proxies inject theirs here. On Node an
+   * upload's request has `redirect: "error"`, which keeps Node's fetch from holding a copy of the
+   * whole body: a fetch that makes a request anew must keep it.
+   */
   fetch?: typeof globalThis.fetch;
   /** Retries of a failed REST call (default 2). */
   maxRetries?: number;

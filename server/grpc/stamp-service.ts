@@ -25,7 +25,6 @@ import {
   type VerifyResponse,
   type WatchStampsRequest,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
-import type { Principal } from "../auth/principal.js";
 import type { AppContext } from "../context.js";
 import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
@@ -37,9 +36,11 @@ import { CallLimits } from "./call-limits.js";
 import { parseContentHash } from "./content-hash.js";
 import { principalOf } from "./context-keys.js";
 import { healthServiceNames } from "./health-service.js";
-import { requireBatchId, requireStampId, type StampInput, toHashStampRequest } from "./requests.js";
+import { readAhead } from "./read-ahead.js";
+import { requireBatchId, requireStampId, toHashStampRequest } from "./requests.js";
 import { toStampMessage } from "./stamp-message.js";
 import { watchedStampIds } from "./stamp-watch.js";
+import { stampGroup } from "./stream-stamping.js";
 import { verifyResponse } from "./verify-outcome.js";
 import { factsOf, parseWatchFilter } from "./watch-filter.js";
 
@@ -120,9 +121,12 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
   }
 
   /**
-   * One response per request, in order. `for await` asks for the next request only once the
-   * previous response has been taken by the writer, which waits for HTTP/2 flow control: a client
-   * that stops reading stops this loop, and nothing piles up on the server.
+   * One response per request, in order. Requests are read ahead of the responses, at most
+   * MAX_BATCH_ITEMS of them, and those read while the previous group was being stamped are stamped
+   * together (stream-stamping.ts): one signature and one commit for the group instead of one each.
+   * The read-ahead stops when the window is full, and responses are yielded to a writer that waits
+   * for HTTP/2 flow control: a client that stops reading stops the call, and at most the window
+   * piles up on the server.
    */
   async *streamStamps(
     requests: AsyncIterable<StreamStampRequest>,
@@ -130,10 +134,12 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
   ): AsyncGenerator<StreamStampResponse> {
     const principal = principalOf(ctx);
     let sequence = 0;
-    for await (const req of requests) {
-      sequence++;
-      const view = await this.streamed(req, principal, sequence);
-      yield create(StreamStampResponseSchema, { stamp: toStampMessage(view), sequence });
+    for await (const inputs of readAhead(requests, this.deps.maxBatchItems)) {
+      const { views, failure } = await stampGroup(this.deps, principal, inputs, sequence + 1);
+      for (const view of views) {
+        yield create(StreamStampResponseSchema, { stamp: toStampMessage(view), sequence: ++sequence });
+      }
+      if (failure) throw failure;
     }
   }
 
@@ -143,15 +149,6 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     }
     const status = this.deps.readiness.ready ? Status.SERVING : Status.NOT_SERVING;
     return create(HealthCheckResponseSchema, { status });
-  }
-
-  private async streamed(input: StampInput, principal: Principal, sequence: number): Promise<StampView> {
-    try {
-      await this.deps.limits.charge(principal, "stamp");
-      return await this.deps.stamps.createFromHash(toHashStampRequest(input, principal.accountId));
-    } catch (err) {
-      throw withSequence(err, sequence);
-    }
   }
 }
 
@@ -179,15 +176,4 @@ function refusalOr<T>(build: () => T): T | ServiceError {
     if (err instanceof ServiceError) return err;
     throw err;
   }
-}
-
-/** StreamStamps names the request that ended the call: `request 3: content_hash: …`. */
-function withSequence(err: unknown, sequence: number): unknown {
-  if (err instanceof ServiceError) {
-    return new ServiceError(err.code, `request ${sequence}: ${err.message}`, err.reason);
-  }
-  if (err instanceof ConnectError) {
-    return new ConnectError(`request ${sequence}: ${err.rawMessage}`, err.code, err.metadata);
-  }
-  return err;
 }

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { createBLAKE3 } from "hash-wasm";
 import type { HashAlgorithm } from "./algorithms.js";
 
 /** An incremental hash: feed chunks as they arrive, read the hex digest once at the end. */
@@ -10,10 +9,12 @@ export interface Hasher {
 
 /**
  * node:crypto for SHA-2 and SHA-3 (OpenSSL, the fastest measured here); BLAKE3 from hash-wasm,
- * since node:crypto has none and hash-wasm measured 17x faster than @noble/hashes (962 vs 55 MB/s).
+ * since node:crypto has none and hash-wasm measured 17x faster than @noble/hashes (962 vs 55 MB/s),
+ * imported on first use so a service nobody asks for BLAKE3 does not hold it.
  */
 export async function createHasher(algorithm: HashAlgorithm): Promise<Hasher> {
   if (algorithm === "blake3") {
+    const { createBLAKE3 } = await import("hash-wasm");
     const blake3 = await createBLAKE3();
     blake3.init();
     return { update: (chunk) => void blake3.update(chunk), digest: () => blake3.digest("hex") };

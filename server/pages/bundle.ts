@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import type { PageScript } from "./layout.js";
 
 const entry = (script: PageScript) => fileURLToPath(new URL(`./client/${script}.ts`, import.meta.url));
@@ -9,7 +8,8 @@ const bundles = new Map<PageScript, Promise<string>>();
 /**
  * A page script as one ES module for browsers: its TypeScript and what it imports (the SDK's
  * WebSocket client, @noble/hashes) bundled by esbuild. Built on first request and kept for the
- * life of the process, so starting the service (and every test that does) costs nothing.
+ * life of the process, so starting the service (and every test that does) costs nothing: esbuild
+ * itself is loaded then too.
  */
 export function pageScript(script: PageScript): Promise<string> {
   let bundle = bundles.get(script);
@@ -23,6 +23,7 @@ export function pageScript(script: PageScript): Promise<string> {
 }
 
 async function bundleOf(script: PageScript): Promise<string> {
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [entry(script)],
     bundle: true,

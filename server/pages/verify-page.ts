@@ -23,7 +23,7 @@ export interface VerifyPageInput {
 export function verifyPage(input: VerifyPageInput): string {
   const { stamp } = input;
   const main = html`<h1>Stamp <code class="value">${stamp.stamp_id}</code></h1>
-${verdictSection(input.result)}
+${verdictSection(input.result, stamp.stamp_json)}
 ${stampDetails(stamp)}
 ${trustSection(input.result)}
 ${anchorTimeline(stamp)}
@@ -32,15 +32,16 @@ ${downloads(input)}`;
   return layout({ base: input.base, title: `Stamp ${stamp.stamp_id}`, main, script: "verify" });
 }
 
-function verdictSection(result: VerifyResult): SafeHtml {
+function verdictSection(result: VerifyResult, document: StampResponse["stamp_json"]): SafeHtml {
   const verdict = verdictOf(result);
   const { details } = result;
+  const batch = document.signatures.service_batch;
   return html`<section class="verdict verdict-${verdict.kind}" aria-labelledby="verdict-title">
 <h2 id="verdict-title"><span class="verdict-symbol" aria-hidden="true">${verdict.symbol}</span> ${verdict.headline}</h2>
 <p>${verdict.summary}</p>
 <ul class="checks">
 <li>Format: ${details.format}</li>
-<li>Service signature: ${details.service_signature.replace("_", " ")}</li>
+<li>Service signature: ${details.service_signature.replace("_", " ")}${batch ? ` (one signature for a batch of ${batch.tree_size} stamps, over their Merkle root)` : ""}</li>
 <li>Author signature: ${details.author_signature}</li>
 </ul>
 ${details.failures.length ? html`<ul class="failures">${details.failures.map((f) => html`<li>${f}</li>`)}</ul>` : ""}

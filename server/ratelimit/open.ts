@@ -4,7 +4,6 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { RateLimiter } from "./limiter.js";
 import { MemoryStore } from "./memory-store.js";
-import { RedisStore } from "./redis-store.js";
 import type { LimiterStore } from "./store.js";
 import type { TierLimits } from "./tiers.js";
 
@@ -30,13 +29,14 @@ export async function openRateLimiter(
   });
 }
 
-/** Redis when `REDIS_URL` is set, so instances share limits; this process's memory otherwise. */
-function openLimiterStore(
-  config: Config,
-  { logger, clock }: OpenLimiterOptions,
-): Promise<LimiterStore> | LimiterStore {
+/**
+ * Redis when `REDIS_URL` is set, so instances share limits; this process's memory otherwise. The
+ * Redis client is imported only then.
+ */
+async function openLimiterStore(config: Config, { logger, clock }: OpenLimiterOptions): Promise<LimiterStore> {
   const common = { algorithm: config.RATE_LIMIT_ALGORITHM, staleMs: config.RATE_LIMIT_STALE_SECONDS * 1000 };
   if (config.REDIS_URL) {
+    const { RedisStore } = await import("./redis-store.js");
     return RedisStore.connect({
       ...common,
       url: config.REDIS_URL,

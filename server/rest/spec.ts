@@ -54,5 +54,6 @@ function comparePaths(a: string, b: string): number {
     const pb = sb[i]!.startsWith("{");
     if (pa !== pb) return pa ? 1 : -1;
   }
-  return sa.length - sb.length || a.localeCompare(b);
+  // Code-unit order, not localeCompare: the paths are ASCII, and ICU's collator would stay resident.
+  return sa.length - sb.length || (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -13,13 +13,16 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, b
 export function signBatch(payloads: readonly Uint8Array[], service: Signer): ServiceBatchSignature[] {
   const tree = merkle.tree(payloads.map((p) => merkle.leafHash(p)));
   const root = tree.root();
-  const signature = service.sign(batchSigningMessage(root));
+  const signature = service.sign(batchSigningMessage(payloads.length, root));
   const rootHex = hex(root);
   // Upper nodes are on many paths: each is written as hex once.
   const hexOf = new Map<Uint8Array, string>();
   const nodeHex = (node: Uint8Array) => {
     let text = hexOf.get(node);
-    if (text === undefined) hexOf.set(node, (text = hex(node)));
+    if (text === undefined) {
+      text = hex(node);
+      hexOf.set(node, text);
+    }
     return text;
   };
   return payloads.map((_, leafIndex) => ({

@@ -14,7 +14,7 @@ export class CanonicalMembers {
     this.names = Object.keys(object)
       .filter((name) => object[name] !== undefined)
       .sort();
-    this.members = this.names.map((name) => `${JSON.stringify(name)}:${jcs(object[name])}`);
+    this.members = this.names.map((name) => `${JSON.stringify(name)}:${canonical(object[name])}`);
   }
 
   /** The object's JCS text. */
@@ -26,7 +26,21 @@ export class CanonicalMembers {
   textWith(name: string, value: unknown): string {
     const at = this.names.findIndex((n) => n > name);
     const members = [...this.members];
-    members.splice(at === -1 ? members.length : at, 0, `${JSON.stringify(name)}:${jcs(value)}`);
+    members.splice(at === -1 ? members.length : at, 0, `${JSON.stringify(name)}:${canonical(value)}`);
     return `{${members.join(",")}}`;
   }
+}
+
+/**
+ * JCS of a member's value. A string, a finite number, a boolean or null is written by JCS exactly
+ * as JSON.stringify writes it (RFC 8785 3.2.2 takes both from ECMAScript), without the library's
+ * walk; objects and arrays go through it.
+ */
+function canonical(value: unknown): string {
+  const plain =
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    value === null ||
+    (typeof value === "number" && Number.isFinite(value));
+  return plain ? JSON.stringify(value) : jcs(value);
 }

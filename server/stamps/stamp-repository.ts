@@ -21,9 +21,12 @@ export interface StoredStamp {
 
 /** Stamps (`store.stamps`). */
 export interface StampRepository {
-  /** Stores a new stamp durably before resolving (the caller answers the client after). */
+  /**
+   * Stores a new stamp durably before resolving (the caller answers the client after). Concurrent
+   * inserts share one transaction (server/store/group-commit.ts).
+   */
   insert(stamp: StoredStamp): Promise<void>;
-  /** Stores new stamps in one transaction, all or none (batch stamping). */
+  /** Stores new stamps all or none (batch stamping), durably before resolving; grouped like insert. */
   insertMany(stamps: StoredStamp[]): Promise<void>;
   get(id: string): Promise<StoredStamp | undefined>;
   /** Number of stamps signed by an identity. */

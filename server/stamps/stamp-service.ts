@@ -144,26 +144,14 @@ export class StampService {
    * instant. An item the domain refuses comes back as its ServiceError, in its place, and does not
    * stop the others. The valid ones are signed by one service signature over their Merkle root
    * (`signatures.service_batch`), stored in one transaction (one durable write instead of one per
-   * stamp) and announced after it commits.
+   * stamp) and announced after it commits. With `stopAtRefusal` (StreamStamps, whose first bad
+   * request ends the call) nothing after the first refusal is made: the results end with it.
    */
-  async createManyFromHash(requests: HashStampRequest[]): Promise<Array<StampView | ServiceError>> {
-    const createdAt = this.deps.clock.now();
-    const inputs = requests.map((request) => refusalOr(() => this.inputFromHash(request, createdAt)));
-    const authors = await Promise.all(
-      inputs.map((input) =>
-        input instanceof ServiceError || input.request.identityId === undefined
-          ? null
-          : this.authorOf(input.request).catch(refusalOnly),
-      ),
-    );
-    const valid: IssueInput[] = [];
-    const results = inputs.map((input, i) => {
-      const author = authors[i];
-      if (input instanceof ServiceError) return input;
-      if (author instanceof ServiceError) return author;
-      valid.push({ ...input, author: author ?? null });
-      return null;
-    });
+  async createManyFromHash(
+    requests: HashStampRequest[],
+    { stopAtRefusal = false } = {},
+  ): Promise<Array<StampView | ServiceError>> {
+    const { valid, results } = await this.batchInputs(requests, stopAtRefusal);
     const stamps = this.draftBatch(valid);
     await this.deps.stamps.insertMany(stamps);
     for (const stamp of stamps) this.announce(stamp);
@@ -233,6 +221,35 @@ export class StampService {
   private async draftFromHash(request: HashStampRequest): Promise<StoredStamp> {
     const input = this.inputFromHash(request, this.deps.clock.now());
     return this.draft({ ...input, author: await this.authorOf(request) });
+  }
+
+  /**
+   * The batch's items checked, all at one instant: `results` holds each item's refusal or null
+   * (made), in order; `valid` the items to make.
+   */
+  private async batchInputs(requests: HashStampRequest[], stopAtRefusal: boolean) {
+    const createdAt = this.deps.clock.now();
+    const inputs = requests.map((request) => refusalOr(() => this.inputFromHash(request, createdAt)));
+    const authors = await Promise.all(
+      inputs.map((input) =>
+        input instanceof ServiceError || input.request.identityId === undefined
+          ? null
+          : this.authorOf(input.request).catch(refusalOnly),
+      ),
+    );
+    const valid: IssueInput[] = [];
+    const results: Array<ServiceError | null> = [];
+    for (const [i, input] of inputs.entries()) {
+      const author = authors[i] ?? null;
+      if (input instanceof ServiceError || author instanceof ServiceError) {
+        results.push(input instanceof ServiceError ? input : (author as ServiceError));
+        if (stopAtRefusal) break;
+      } else {
+        results.push(null);
+        valid.push({ ...input, author });
+      }
+    }
+    return { valid, results };
   }
 
   /** Everything about a stamp of a hash but its author's key; throws the domain's refusal. */

@@ -1,23 +1,24 @@
-/** Writes a group of items in one transaction; returns (or resolves) once it has committed. */
-export type CommitGroup<T> = (items: T[]) => void | Promise<void>;
+/** Writes the rows of a group of writes in one transaction; returns (or resolves) once committed. */
+export type CommitGroup<T> = (rows: T[]) => void | Promise<void>;
 
 interface Waiting<T> {
-  item: T;
+  rows: readonly T[];
   resolve(): void;
   reject(err: unknown): void;
 }
 
-/** Most items in one transaction: bounds a transaction's size and a flush's latency. */
-const MAX_GROUP = 1000;
+/** Most rows in one transaction: bounds a transaction's size and how long a flush holds SQLite. */
+const MAX_GROUP_ROWS = 10_000;
 
 /**
- * Group commit: single writes that arrive together share one transaction, so one durable commit
- * (one fsync) acknowledges all of them. A write is queued; the queue is flushed on the next turn
- * of the event loop (after every request that arrived in this turn has queued its write) and,
- * while a flush is committing, whatever arrives meanwhile waits for the next one. Each caller is
- * answered only after the transaction holding its item has committed: durable when acknowledged.
+ * Group commit: writes that arrive together share one transaction, so one durable commit (one
+ * fsync) acknowledges all of them. A write is one caller's rows (one stamp, or a batch that must be
+ * stored all or none); it is queued, and the queue is flushed on the next turn of the event loop
+ * (after every request that arrived in this turn has queued its write) and, while a flush is
+ * committing, whatever arrives meanwhile waits for the next one. Each caller is answered only
+ * after the transaction holding its rows has committed: durable when acknowledged.
  *
- * When a group fails, each of its items is retried in a transaction of its own, so one bad item
+ * When a group fails, each of its writes is retried in a transaction of its own, so one bad write
  * (a constraint it breaks) fails only its own caller.
  */
 export class GroupCommit<T> {
@@ -28,10 +29,11 @@ export class GroupCommit<T> {
 
   constructor(private readonly commit: CommitGroup<T>) {}
 
-  /** Queues `item`; resolves once a committed transaction holds it, rejects with its own failure. */
-  submit(item: T): Promise<void> {
+  /** Queues a write; resolves once a committed transaction holds its rows, rejects with its own failure. */
+  submit(rows: readonly T[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ rows, resolve, reject });
       this.flushing ??= this.flushSoon();
     });
   }
@@ -45,15 +47,29 @@ export class GroupCommit<T> {
     // The next turn of the event loop: writes of requests that arrived together join one group.
     await new Promise<void>((resolve) => setImmediate(resolve));
     try {
-      while (this.queue.length > 0) await this.write(this.queue.splice(0, MAX_GROUP));
+      while (this.queue.length > 0) await this.write(this.nextGroup());
     } finally {
       this.flushing = null;
     }
   }
 
+  /** The oldest writes, up to MAX_GROUP_ROWS rows (at least one write, however large). */
+  private nextGroup(): Waiting<T>[] {
+    let count = 0;
+    let rows = 0;
+    while (
+      count < this.queue.length &&
+      (count === 0 || rows + this.queue[count]!.rows.length <= MAX_GROUP_ROWS)
+    ) {
+      rows += this.queue[count]!.rows.length;
+      count++;
+    }
+    return this.queue.splice(0, count);
+  }
+
   private async write(group: Waiting<T>[]): Promise<void> {
     try {
-      await this.commit(group.map((w) => w.item));
+      await this.commit(group.flatMap((w) => w.rows));
       this.commits++;
       for (const w of group) w.resolve();
     } catch (err) {

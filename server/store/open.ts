@@ -1,14 +1,19 @@
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
-import { PostgresStore } from "./postgres/postgres-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
 
-/** Picks the store: SQLite in DATA_DIR unless DATABASE_URL names another (`sqlite:` or `postgres://`). */
-export function openStore(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): Store {
+/**
+ * Picks the store: SQLite in DATA_DIR unless DATABASE_URL names another (`sqlite:` or `postgres://`).
+ * The PostgreSQL store (and `pg`) is imported only when configured: a SQLite deployment does not
+ * keep it in memory.
+ */
+export async function openStore(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): Promise<Store> {
   const path = sqlitePath(config);
-  return path === undefined ? new PostgresStore(config.DATABASE_URL!) : new SqliteStore(path);
+  if (path !== undefined) return new SqliteStore(path);
+  const { PostgresStore } = await import("./postgres/postgres-store.js");
+  return new PostgresStore(config.DATABASE_URL!);
 }
 
 /** The SQLite database file the configuration names, or undefined for PostgreSQL. */

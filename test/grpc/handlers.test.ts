@@ -40,14 +40,15 @@ const store = new SqliteStore(":memory:");
 const clock = new ManualClock("2026-03-04T05:06:07.089Z");
 const events = new MemoryEventBus();
 const { stamps } = stampServices({ config, store, keys: testServiceKeys(), clock, events });
-const handlers = new StampHandlers({
+const handlerDeps = {
   stamps,
   events,
   limits: new CallLimits(undefined),
   readiness: new Readiness(),
   maxBatchItems: 1000,
   watchBuffer: 100,
-});
+};
+const handlers = new StampHandlers(handlerDeps);
 
 beforeAll(() => store.migrate());
 afterAll(() => store.close());
@@ -64,22 +65,79 @@ function handlerContext(method: string) {
 }
 
 describe("StampHandlers (the implementation class)", () => {
-  it("StreamStamps reads the next request only after the previous answer was taken", async () => {
-    const log: string[] = [];
+  it("StreamStamps reads at most MAX_BATCH_ITEMS requests ahead of the answers taken", async () => {
+    const window = 3;
+    const windowed = new StampHandlers({ ...handlerDeps, maxBatchItems: window });
+    let read = 0;
     async function* requests(): AsyncGenerator<StreamStampRequest> {
-      for (let i = 1; i <= 3; i++) {
-        log.push(`read ${i}`);
-        yield create(StreamStampRequestSchema, { contentHash: sha256(String(i)) });
+      for (let i = 1; i <= 100; i++) {
+        read++;
+        yield create(StreamStampRequestSchema, { contentHash: sha256(`ahead ${i}`) });
       }
     }
-    const answers = handlers.streamStamps(requests(), handlerContext("streamStamps"));
-    for (let i = 1; i <= 3; i++) {
-      const { value } = await answers.next();
-      log.push(`answer ${value?.sequence}`);
-    }
-    expect((await answers.next()).done).toBe(true);
-    expect(log).toEqual(["read 1", "answer 1", "read 2", "answer 2", "read 3", "answer 3"]);
+    const answers = windowed.streamStamps(requests(), handlerContext("streamStamps"));
+    expect((await answers.next()).value?.sequence).toBe(1);
+    await settle();
+    // The rest of the answered group (< window) and a full window waiting to be stamped.
+    expect(read).toBeLessThanOrEqual(1 + 2 * window);
+    for (let taken = 2; taken <= 10; taken++) expect((await answers.next()).value?.sequence).toBe(taken);
+    await settle();
+    expect(read).toBeLessThanOrEqual(10 + 2 * window);
+    await answers.return(undefined);
   });
+
+  it("StreamStamps stamps the requests read together as one batch, in order", async () => {
+    const sent = Array.from({ length: 20 }, (_, i) => sha256(`together ${i}`));
+    async function* requests(): AsyncGenerator<StreamStampRequest> {
+      for (const contentHash of sent) yield create(StreamStampRequestSchema, { contentHash });
+    }
+    const answers = [];
+    for await (const answer of handlers.streamStamps(requests(), handlerContext("streamStamps"))) {
+      answers.push(answer);
+    }
+    expect(answers.map((a) => a.sequence)).toEqual(sent.map((_, i) => i + 1));
+    expect(answers.map((a) => a.stamp!.contentHash)).toEqual(sent);
+    const signatures = await Promise.all(
+      answers.map(async (a) => (await stamps.get(a.stamp!.id)).stamp.document.signatures),
+    );
+    expect(signatures.every((s) => s.service === null && s.service_batch !== undefined)).toBe(true);
+    // Requests that were waiting when a group started share its tree: fewer roots than stamps.
+    expect(new Set(signatures.map((s) => s.service_batch!.root)).size).toBeLessThan(sent.length);
+  });
+
+  it.each([
+    ["malformed content_hash", { contentHash: "sha256:12" }, "request 3: content_hash:"],
+    [
+      "33 metadata keys",
+      { metadata: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, "v"])) },
+      "request 3: metadata may have at most 32 keys",
+    ],
+  ])(
+    "StreamStamps refuses a bad request read with others (%s): the earlier are answered, the later not made",
+    async (_name, bad, message) => {
+      const hashes = Array.from({ length: 5 }, (_, i) => sha256(`group ${_name} ${i}`));
+      async function* requests(): AsyncGenerator<StreamStampRequest> {
+        for (const [i, contentHash] of hashes.entries()) {
+          yield create(StreamStampRequestSchema, { contentHash, ...(i === 2 ? bad : {}) });
+        }
+      }
+      const sequences: number[] = [];
+      const failure = (async () => {
+        for await (const answer of handlers.streamStamps(requests(), handlerContext("streamStamps"))) {
+          sequences.push(answer.sequence);
+        }
+      })();
+      await expect(failure).rejects.toThrow(message);
+      expect(sequences).toEqual([1, 2]);
+      const stored = (hash: string) =>
+        (
+          store.db.prepare("SELECT count(*) AS n FROM stamps WHERE document_hash = ?").get(hash.slice(7)) as {
+            n: number;
+          }
+        ).n;
+      expect(hashes.map(stored)).toEqual([1, 1, 0, 0, 0]);
+    },
+  );
 
   it("BatchStamp reports progress once its items are stored, refused ones included", async () => {
     const progress: unknown[] = [];
@@ -138,3 +196,8 @@ describe("in memory, through Connect's router transport and the server's interce
     expect(refused).toMatchObject({ code: Code.InvalidArgument });
   });
 });
+
+/** Lets every pending read and stamp of the handler run (no timing: the event loop drains). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+}

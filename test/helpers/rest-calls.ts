@@ -1,8 +1,9 @@
+import { generateKeyPairSync } from "node:crypto";
 import type { components } from "../../gen/openapi/types.js";
+import { ed25519Signer } from "../../server/keys/ed25519.js";
 import { createLogger } from "../../server/logger.js";
 import { devIssuer } from "../../server/vault/fees/dev-issuer.js";
 import { issueReceipt } from "../../server/vault/fees/issue.js";
-import { newRecipient } from "../vault/fixture.js";
 
 type Schemas = components["schemas"];
 export type StampResponse = Schemas["StampResponse"];
@@ -25,7 +26,8 @@ export class UnexpectedReply extends Error {
  * child process), each resolving only on the expected status with a fully read body.
  */
 export class RestCalls {
-  private readonly recipient = newRecipient().publicKey;
+  /** Whoever may retrieve the vaults' keys: nobody does here. */
+  private readonly recipient = ed25519Signer(generateKeyPairSync("ed25519").privateKey).publicKey;
 
   constructor(
     readonly baseUrl: string,

@@ -45,7 +45,7 @@ export class ServerProcess {
    * Starts the server on free ports of 127.0.0.1 (PORT and GRPC_PORT 0) and resolves once both
    * listeners log their addresses; rejects with its stderr when it exits or is too slow first.
    */
-  static async start(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  static async start(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
     const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
       cwd: root,
       env: serverEnv({ HOST: "127.0.0.1", PORT: "0", GRPC_PORT: "0", ...env, LOG_LEVEL: "info" }),
@@ -91,7 +91,7 @@ export class ServerProcess {
    * Polls GET `path` until it answers 200 (a listener may answer before the service is built),
    * failing after `timeoutMs`.
    */
-  async untilAnswering(path = "/log", timeoutMs = 30_000): Promise<void> {
+  async untilAnswering(path = "/log", timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const status = await fetch(`${this.baseUrl}${path}`).then(

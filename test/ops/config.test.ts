@@ -1,4 +1,9 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stampd } from "./cli.js";
 
@@ -61,6 +66,32 @@ describe("a bad setting stops the server at start", () => {
       expect(stdout).toBe("");
     },
   );
+});
+
+describe("an environment problem at start", () => {
+  it.each([
+    ["PostgreSQL unreachable", { DATABASE_URL: "postgres://127.0.0.1:1/test" }, /ECONNREFUSED/],
+    ["the REST port taken", { PORT: "<taken>" }, /EADDRINUSE/],
+  ])("%s: exit code 1 and one line naming it, no stack trace", async (_name, env, cause) => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    const dataDir = mkdtempSync(join(tmpdir(), "stampd-start-"));
+    try {
+      const withPort = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [k, v === "<taken>" ? port : v]),
+      );
+      const { code, stderr } = await startServer({ DATA_DIR: dataDir, HOST: "127.0.0.1", ...withPort });
+      expect(code).toBe(1);
+      const lines = stderr.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^stampd: cannot start: /);
+      expect(lines[0]).toMatch(cause);
+    } finally {
+      taken.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("stampd config", () => {

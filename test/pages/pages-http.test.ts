@@ -72,6 +72,17 @@ describe("GET /verify/{stamp_id}", () => {
     expect(page.split(escaped)).toHaveLength(5);
   });
 
+  it("shows a batch-signed stamp's signature as valid, and that one signature covers its batch", async () => {
+    const made = await stampServices(svc.service.ctx).stamps.createManyFromHash(
+      ["one", "two", "three"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
+    );
+    const id = (made[2] as { stamp: { id: string } }).stamp.id;
+    const page = await (await get(`/verify/${id}`)).text();
+    expect(page).toContain(
+      "<li>Service signature: valid (one signature for a batch of 3 stamps, over their Merkle root)</li>",
+    );
+  });
+
   it("answers 404 with the HTML page for unknown, malformed and very long ids", async () => {
     for (const id of ["stp_00000000000000000000000000", "nope", "%3Cscript%3E", "x".repeat(2000)]) {
       const res = await get(`/verify/${id}`);

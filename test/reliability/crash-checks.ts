@@ -192,6 +192,20 @@ export async function checkStampsServed(
   const { verifier_key } = await rest.logInfo();
   const problems: string[] = [];
   for (const acked of sample) {
+    problems.push(...(await servedProblems(rest, acked, serviceKey, verifier_key)));
+  }
+  return problems;
+}
+
+/** One stamp through the API: the same document, a valid verification, a proof that checks. */
+async function servedProblems(
+  rest: RestCalls,
+  acked: AckedStamp,
+  serviceKey: string,
+  logKey: string,
+): Promise<string[]> {
+  try {
+    const problems: string[] = [];
     const served = await rest.getStamp(acked.id);
     const differs = sameStamp(acked, jcs(served.stamp_json));
     if (differs) problems.push(`GET ${differs}`);
@@ -201,11 +215,13 @@ export async function checkStampsServed(
     const proof = await rest.proof(acked.id);
     const check = await verifyStampProof(served.stamp_json, proof, {
       trustedServiceKeys: [serviceKey],
-      trustedLogKeys: [verifier_key],
+      trustedLogKeys: [logKey],
     });
     if (!check.valid) problems.push(`${acked.id}: proof fails: ${check.failures.join("; ")}`);
+    return problems;
+  } catch (err) {
+    return [`${acked.id}: ${(err as Error).message}`];
   }
-  return problems;
 }
 
 /**
@@ -215,7 +231,11 @@ export async function checkStampsServed(
 export async function checkVaultsServed(rest: RestCalls, ledger: Ledger): Promise<string[]> {
   const problems: string[] = [];
   for (const vault of ledger.vaults.values()) {
-    const served = await rest.getVault(vault.id);
+    const served = await rest.getVault(vault.id).catch((err: Error) => err);
+    if (served instanceof Error) {
+      problems.push(`vault ${vault.id}: ${served.message}`);
+      continue;
+    }
     if (served.state !== "active") problems.push(`vault ${vault.id} is ${served.state}`);
     if (served.heartbeat_count < vault.acked || served.heartbeat_count > vault.sent)
       problems.push(

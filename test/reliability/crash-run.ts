@@ -16,7 +16,7 @@ import {
 import type { CrashStore } from "./crash-database.js";
 import { Ledger } from "./crash-ledger.js";
 import { CrashLoad } from "./crash-load.js";
-import type { SeededRandom } from "./seeded-random.js";
+import { SeededRandom } from "./seeded-random.js";
 
 const heartbeatedVaults = 8;
 const sleepingVaults = 5;
@@ -48,10 +48,18 @@ export class CrashRun {
   /** Log lines of the current server already counted. */
   private logsCounted = 0;
 
+  /** When to kill: its own sequence, so a seed replays the kill moments whatever the load does. */
+  private readonly kills: SeededRandom;
+  /** The load's choices (document sizes, vaults, samples), drawn in whatever order calls finish. */
+  private readonly choices: SeededRandom;
+
   constructor(
     private readonly store: CrashStore,
-    private readonly random: SeededRandom,
-  ) {}
+    seed: number,
+  ) {
+    this.kills = new SeededRandom(seed);
+    this.choices = new SeededRandom(seed ^ 0x9e3779b9);
+  }
 
   private get env(): Record<string, string> {
     return {
@@ -83,8 +91,13 @@ export class CrashRun {
   async iteration(index: number, last: boolean): Promise<string[]> {
     const began = Date.now();
     const target = { rest: this.rest, grpcPort: this.server.grpcPort, key: this.key };
-    const load = new CrashLoad({ ...target, mintReceipt: this.mintReceipt }, this.ledger, index, this.random);
-    await sleep(this.random.int(200, 1500));
+    const load = new CrashLoad(
+      { ...target, mintReceipt: this.mintReceipt },
+      this.ledger,
+      index,
+      this.choices,
+    );
+    await sleep(this.kills.int(200, 1500));
     const killedAt = Date.now();
     const lanesDone = load.killing();
     const exit = await this.server.stop("SIGKILL");
@@ -167,7 +180,7 @@ export class CrashRun {
     const problems = await waitUntilBatched(db, this.ledger, Date.now() + batchingDeadlineMs).finally(() =>
       db.close(),
     );
-    problems.push(...(await checkStampsServed(this.rest, this.ledger, index, this.serviceKey, this.random)));
+    problems.push(...(await checkStampsServed(this.rest, this.ledger, index, this.serviceKey, this.choices)));
     problems.push(...(await checkVaultsServed(this.rest, this.ledger)));
     if (this.sleepersExpired) {
       for (const { id } of this.ledger.sleepers.values()) {

@@ -60,8 +60,9 @@ describe("SDK uploads in a browser", () => {
     await page.evaluate(bundle);
     const sent = await page.evaluate(
       async ({ baseUrl, apiKey, text }) => {
-        const { createClient } = (globalThis as unknown as { stampdSdk: typeof import("../../sdk/src/index.js") })
-          .stampdSdk;
+        const { createClient } = (
+          globalThis as unknown as { stampdSdk: typeof import("../../sdk/src/index.js") }
+        ).stampdSdk;
         const client = createClient({ baseUrl, apiKey });
         const stamp = await client.stamps.create({ file: new File([text], "letter.txt"), preset: "casual" });
         const bytes = await client.hash.create({ file: new TextEncoder().encode(text) });
@@ -77,6 +78,7 @@ describe("SDK uploads in a browser", () => {
     expect(sent.stream).toMatchObject({ hash: sha3, filename: "piped.txt", size_bytes: TEXT.length });
     // Chromium's own FormData encoding, not the one the SDK streams on Node.
     expect(contentTypes).toHaveLength(3);
-    for (const type of contentTypes) expect(type).toMatch(/^multipart\/form-data; boundary=----WebKitFormBoundary/);
+    for (const type of contentTypes)
+      expect(type).toMatch(/^multipart\/form-data; boundary=----WebKitFormBoundary/);
   });
 });

@@ -10,9 +10,16 @@ import { type RunningService, startService } from "../helpers/service.js";
 
 const MiB = 1024 * 1024;
 const FILE_BYTES = 256 * MiB;
-/** Uploaded first, so that the baseline is the client's steady state with uploads under way. */
+/**
+ * Uploaded first: a client's first sizeable upload raises its peak by 35 to 60 MiB whatever the
+ * size (buffers the collector has not reclaimed yet, measured), so the baseline is taken after
+ * one, in the steady state of a client with uploads under way.
+ */
 const WARM_UP_BYTES = 32 * MiB;
-/** How much the client's peak resident set may grow while it uploads the file: a quarter of it. */
+/**
+ * How much the client's peak resident set may grow while it uploads the file: a quarter of it.
+ * Measured: 0 when streamed; 190 to 220 MiB when Node's fetch keeps a copy of the body.
+ */
 const MAX_GROWTH_BYTES = 64 * MiB;
 const child = fileURLToPath(new URL("./upload-memory-child.ts", import.meta.url));
 
@@ -81,19 +88,17 @@ afterAll(async () => {
 });
 
 describe("SDK uploads on Node", () => {
-  it(
-    "stream a 256 MiB file as a path, a Node stream and a Blob without holding it in memory",
-    { timeout: 180_000 },
-    async () => {
-      const report = await runChild();
-      const expected = await sha3(file);
-      expect(report.stampHash).toBe(expected);
-      expect(report.streamHash).toBe(expected);
-      expect(report.blobHashValid).toBe(true);
-      const growth = (kib: number) => (kib - report.baselineKiB) * 1024;
-      expect(growth(report.afterPathKiB)).toBeLessThan(MAX_GROWTH_BYTES);
-      expect(growth(report.afterStreamKiB)).toBeLessThan(MAX_GROWTH_BYTES);
-      expect(growth(report.afterBlobKiB)).toBeLessThan(MAX_GROWTH_BYTES);
-    },
-  );
+  it("stream a 256 MiB file as a path, a Node stream and a Blob without holding it in memory", {
+    timeout: 180_000,
+  }, async () => {
+    const report = await runChild();
+    const expected = await sha3(file);
+    expect(report.stampHash).toBe(expected);
+    expect(report.streamHash).toBe(expected);
+    expect(report.blobHashValid).toBe(true);
+    const growth = (kib: number) => (kib - report.baselineKiB) * 1024;
+    expect(growth(report.afterPathKiB)).toBeLessThan(MAX_GROWTH_BYTES);
+    expect(growth(report.afterStreamKiB)).toBeLessThan(MAX_GROWTH_BYTES);
+    expect(growth(report.afterBlobKiB)).toBeLessThan(MAX_GROWTH_BYTES);
+  });
 });

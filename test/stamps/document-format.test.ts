@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { formatProblem } from "../../sdk/src/verify/format.js";
 import { stampServices } from "../../server/stamps/services.js";
+import type { StampView } from "../../server/stamps/stamp-view.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp, type StampDocument, sha3 } from "./helpers.js";
 import { mutations, tampered } from "./tampering.js";
@@ -23,6 +24,7 @@ const schemaValid = ajv.compile({ $ref: "spec#/components/schemas/StampDocument"
 
 let plain: StampDocument;
 let annotated: StampDocument;
+let batchSigned: StampDocument;
 let svc: RunningService;
 beforeAll(async () => {
   svc = await startService({ RATE_LIMIT_ENABLED: "false" });
@@ -35,6 +37,10 @@ beforeAll(async () => {
       metadata: { k: "v" },
     })
   ).stamp.document;
+  const made = await stampServices(svc.service.ctx).stamps.createManyFromHash(
+    ["a", "b", "c"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
+  );
+  batchSigned = (made[1] as StampView).stamp.document;
   await svc.close();
 });
 
@@ -194,11 +200,83 @@ const edits: [string, (d: Doc) => void][] = [
   ],
 ];
 
+type Batch = NonNullable<StampDocument["signatures"]["service_batch"]>;
+const batchOf = (d: Doc) => d.signatures.service_batch as Batch;
+const batchEdits: [string, (d: Doc) => void][] = [
+  [
+    "service_batch and service both set",
+    (d) => {
+      d.signatures.service = "0".repeat(128);
+    },
+  ],
+  [
+    "service_batch removed, service null",
+    (d) => {
+      delete d.signatures.service_batch;
+    },
+  ],
+  [
+    "service_batch null",
+    (d) => {
+      d.signatures.service_batch = null as never;
+    },
+  ],
+  [
+    "service_batch.tree_size 0",
+    (d) => {
+      batchOf(d).tree_size = 0;
+    },
+  ],
+  [
+    "service_batch.leaf_index negative",
+    (d) => {
+      batchOf(d).leaf_index = -1;
+    },
+  ],
+  [
+    "service_batch.root uppercase",
+    (d) => {
+      batchOf(d).root = batchOf(d).root.toUpperCase();
+    },
+  ],
+  [
+    "service_batch.audit_path of 65 hashes",
+    (d) => {
+      batchOf(d).audit_path = Array(65).fill("0".repeat(64));
+    },
+  ],
+  [
+    "service_batch.audit_path with a short hash",
+    (d) => {
+      batchOf(d).audit_path.push("00");
+    },
+  ],
+  [
+    "service_batch.signature short",
+    (d) => {
+      batchOf(d).signature = "00";
+    },
+  ],
+  [
+    "service_batch without its signature",
+    (d) => {
+      delete (batchOf(d) as Partial<Batch>).signature;
+    },
+  ],
+  [
+    "service_batch with an extra member",
+    (d) => {
+      (batchOf(d) as Record<string, unknown>).size = 3;
+    },
+  ],
+];
+
 describe.each([
-  ["a REST stamp", () => plain],
-  ["an annotated stamp", () => annotated],
-])("%s", (_kind, base) => {
-  it.each(edits)("edited: %s", (_name, edit) => {
+  ["a REST stamp", () => plain, edits],
+  ["an annotated stamp", () => annotated, edits],
+  ["a batch-signed stamp", () => batchSigned, [...edits, ...batchEdits]],
+])("%s", (_kind, base, cases) => {
+  it.each(cases)("edited: %s", (_name, edit) => {
     const doc = tampered(base(), edit);
     const problem = formatProblem(doc);
     expect(problem === null, `schema: ${ajv.errorsText(schemaValid.errors)}; hand check: ${problem}`).toBe(

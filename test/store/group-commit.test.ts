@@ -17,8 +17,8 @@ describe("GroupCommit", () => {
   it("commits writes submitted together in one transaction, and later ones in the next", async () => {
     const { groups, commit } = recorder();
     const writes = new GroupCommit(commit);
-    await Promise.all([1, 2, 3].map((n) => writes.submit(n)));
-    await writes.submit(4);
+    await Promise.all([1, 2, 3].map((n) => writes.submit([n])));
+    await writes.submit([4]);
     expect(groups).toEqual([[1, 2, 3], [4]]);
     expect(writes.commits).toBe(2);
   });
@@ -30,9 +30,9 @@ describe("GroupCommit", () => {
       groups.push(items);
       if (groups.length === 1) await new Promise<void>((r) => (release = r));
     });
-    const first = writes.submit(1);
+    const first = writes.submit([1]);
     await until(() => groups.length === 1);
-    const later = [2, 3, 4].map((n) => writes.submit(n));
+    const later = [2, 3, 4].map((n) => writes.submit([n]));
     release();
     await Promise.all([first, ...later]);
     expect(groups).toEqual([[1], [2, 3, 4]]);
@@ -46,7 +46,7 @@ describe("GroupCommit", () => {
       committed = true;
     });
     let acknowledged = false;
-    const write = writes.submit(1).then(() => {
+    const write = writes.submit([1]).then(() => {
       acknowledged = true;
       expect(committed).toBe(true);
     });
@@ -57,10 +57,22 @@ describe("GroupCommit", () => {
     expect(acknowledged).toBe(true);
   });
 
+  it("keeps a write of many rows whole: all of them or none, alone when its group fails", async () => {
+    const { groups, commit } = recorder(5);
+    const writes = new GroupCommit(commit);
+    const results = await Promise.allSettled([
+      writes.submit([1, 2]),
+      writes.submit([4, 5, 6]),
+      writes.submit([]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(groups).toEqual([[1, 2]]);
+  });
+
   it("fails only the caller whose item is refused: the others are retried alone", async () => {
     const { groups, commit } = recorder(2);
     const writes = new GroupCommit(commit);
-    const results = await Promise.allSettled([1, 2, 3].map((n) => writes.submit(n)));
+    const results = await Promise.allSettled([1, 2, 3].map((n) => writes.submit([n])));
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error("item 2 refused"));
     expect(groups).toEqual([[1], [3]]);
@@ -69,7 +81,7 @@ describe("GroupCommit", () => {
   it("drain() resolves once every submitted write is committed", async () => {
     const { groups, commit } = recorder();
     const writes = new GroupCommit(commit);
-    const submitted = [1, 2].map((n) => writes.submit(n));
+    const submitted = [1, 2].map((n) => writes.submit([n]));
     await writes.drain();
     expect(groups).toEqual([[1, 2]]);
     await Promise.all(submitted);

@@ -13,9 +13,9 @@ import { storeSuite } from "./store-suite.js";
 storeSuite(postgres);
 
 describe("the PostgreSQL store", () => {
-  it("is chosen by a postgres:// or postgresql:// DATABASE_URL", () => {
+  it("is chosen by a postgres:// or postgresql:// DATABASE_URL", async () => {
     for (const url of ["postgres://u@h/db", "postgresql://u@h/db"]) {
-      const store = openStore({ DATA_DIR: "unused", DATABASE_URL: url });
+      const store = await openStore({ DATA_DIR: "unused", DATABASE_URL: url });
       expect(store).toBeInstanceOf(PostgresStore);
       void store.close();
     }

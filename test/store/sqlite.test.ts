@@ -22,7 +22,7 @@ storeSuite(sqlite);
 describe("the SQLite store", () => {
   it("creates its file in DATA_DIR, in WAL mode", async () => {
     const dir = join(tempDir(), "nested");
-    const store = openStore({ DATA_DIR: dir });
+    const store = await openStore({ DATA_DIR: dir });
     await store.migrate();
     expect(existsSync(join(dir, "stampd.db"))).toBe(true);
     expect((store as SqliteStore).db.pragma("journal_mode", { simple: true })).toBe("wal");
@@ -30,10 +30,10 @@ describe("the SQLite store", () => {
   });
 
   it("uses the process clock and rejects an unsupported DATABASE_URL scheme", async () => {
-    const store = openStore({ DATA_DIR: tempDir() });
+    const store = await openStore({ DATA_DIR: tempDir() });
     await store.migrate();
     expect(store.clock).toBeUndefined();
     await store.close();
-    expect(() => openStore({ DATA_DIR: tempDir(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    await expect(openStore({ DATA_DIR: tempDir(), DATABASE_URL: "mysql://x" })).rejects.toThrow(/DATABASE_URL/);
   });
 });

@@ -39,6 +39,18 @@ for (const engine of engines) {
       expect(await store.stamps.get(stamp(3).id)).toEqual(stamp(3));
     });
 
+    it("commits concurrent batches together; a batch with a refused row is stored none, alone", async () => {
+      await store.stamps.insert(stamp(15));
+      const batches = [0, 10, 20].map((start) => Array.from({ length: 10 }, (_, n) => stamp(start + n)));
+      const before = writesOf(store).commits;
+      const results = await Promise.allSettled(batches.map((b) => store.stamps.insertMany(b)));
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      // The group failed on stamp 15, then each batch was retried alone: two of them committed.
+      expect(writesOf(store).commits - before).toBe(2);
+      expect(await count(db)).toBe(21);
+      expect(await store.stamps.get(stamp(14).id)).toBeUndefined();
+    });
+
     it("writes the queued inserts before the store closes", async () => {
       const stamps = Array.from({ length: 20 }, (_, n) => stamp(n));
       const inserts = Promise.all(stamps.map((s) => store.stamps.insert(s)));

@@ -17,10 +17,6 @@ export function createHttpClient(options: HttpOptions): HttpClient {
     baseUrl: options.baseUrl,
     fetch: options.fetch,
     headers: options.headers,
-    // Given to Node's fetch only: a request whose window is null is not copied (teed) there, so
-    // a streamed upload is not held in memory (see `MultipartUpload.attempt`). fetch() makes
-    // its own Request from the one it is given, which would set the window back otherwise.
-    requestInitExt: { window: null },
   });
   if (options.apiKey) http.use(bearerAuth(options.apiKey));
   return http;

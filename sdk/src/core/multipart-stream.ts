@@ -1,4 +1,9 @@
-import { type FileLike, type FormDataEntryValue, FormDataEncoder, type FormDataLike } from "form-data-encoder";
+import {
+  type FileLike,
+  FormDataEncoder,
+  type FormDataEntryValue,
+  type FormDataLike,
+} from "form-data-encoder";
 
 /** A multipart body that Node's fetch sends as it is read, with the headers that describe it. */
 export interface StreamedMultipart {

@@ -1,7 +1,7 @@
 import { FilePart } from "./file-part.js";
 import { MultipartParts, streamMultipart } from "./multipart-stream.js";
 import type { AttemptInit } from "./request.js";
-import { openUpload, type UploadFile, type Uploadable } from "./uploads.js";
+import { openUpload, type Uploadable, type UploadFile } from "./uploads.js";
 
 /**
  * The fields of a multipart operation as the SDK takes them: the spec's form with `file` as
@@ -17,7 +17,6 @@ export type UploadInit<Form> = AttemptInit & {
   bodySerializer: () => FormData | ReadableStream<Uint8Array>;
   duplex?: "half";
   redirect?: RequestRedirect;
-  window?: null;
 };
 
 type Fields = Record<string, unknown> & { file?: UploadFile };
@@ -34,7 +33,9 @@ export class MultipartUpload<Form> {
   ) {}
 
   /** Opens the upload of `params` (a path on disk, bytes, a stream, ...). */
-  static async open<Form extends { file?: unknown }>(params: UploadParams<Form>): Promise<MultipartUpload<Form>> {
+  static async open<Form extends { file?: unknown }>(
+    params: UploadParams<Form>,
+  ): Promise<MultipartUpload<Form>> {
     const { file, filename, ...fields } = params as { file?: Uploadable; filename?: string };
     const streamed = streamsBodies();
     const form: Fields = fields;
@@ -61,10 +62,9 @@ export class MultipartUpload<Form> {
       duplex: "half",
       // Node's fetch (undici) tees a request body to be able to follow a redirect, and the branch
       // it keeps is never read, so it would hold the whole upload in memory (nodejs/undici#4058).
-      // It does not for a request with no window that does not follow redirects (the fetch spec's
-      // HTTP-network-or-cache fetch); a stream body could not follow a redirect anyway.
+      // It sends the request itself when it does not follow redirects (the fetch spec's
+      // HTTP-network-or-cache fetch, outside a browser window); a stream could not follow one anyway.
       redirect: "error",
-      window: null,
     };
   }
 }

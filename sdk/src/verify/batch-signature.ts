@@ -5,17 +5,23 @@ import type { StampDocument } from "./types.js";
 export type ServiceBatchSignature = NonNullable<StampDocument["signatures"]["service_batch"]>;
 
 /**
- * What a batch signature signs before the root: a context text of its own, so a signature over a
+ * What a batch signature signs before the tree: a context text of its own, so a signature over a
  * batch of stamps can never be taken for anything else the service key signs (a stamp's payload,
  * a Merkle batch root of the proof pipeline, a log checkpoint).
  */
 const BATCH_SIGNING_CONTEXT = new TextEncoder().encode("stampd.stamp-batch/v1\n");
 
-/** The bytes the service signs for a batch of stamps: the context text, then the 32 root bytes. */
-export function batchSigningMessage(root: Uint8Array): Uint8Array {
-  const message = new Uint8Array(BATCH_SIGNING_CONTEXT.length + root.length);
+/**
+ * The bytes the service signs for a batch of stamps: the context text, the tree size as an 8-byte
+ * big-endian integer, then the 32 root bytes. The size is signed as RFC 6962 tree heads sign it:
+ * an audit path can hold for more than one size, so an unsigned size could be changed unnoticed.
+ */
+export function batchSigningMessage(treeSize: number, root: Uint8Array): Uint8Array {
+  const at = BATCH_SIGNING_CONTEXT.length;
+  const message = new Uint8Array(at + 8 + root.length);
   message.set(BATCH_SIGNING_CONTEXT);
-  message.set(root, BATCH_SIGNING_CONTEXT.length);
+  new DataView(message.buffer).setBigUint64(at, BigInt(treeSize));
+  message.set(root, at + 8);
   return message;
 }
 

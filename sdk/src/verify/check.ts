@@ -106,7 +106,7 @@ async function serviceSignatureProblem(
   if (!inBatch(batch, payload, options.merkle)) {
     return `its batch audit path does not lead from this stamp (leaf ${batch.leaf_index} of ${batch.tree_size}) to root ${batch.root}`;
   }
-  const message = batchSigningMessage(hexToBytes(batch.root));
+  const message = batchSigningMessage(batch.tree_size, hexToBytes(batch.root));
   return (await options.verifySignature(key, message, batch.signature))
     ? null
     : `the batch root's signature does not verify against ${key}`;

@@ -1,16 +1,15 @@
 import { webcrypto } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import * as pkijs from "pkijs";
 import type { Config } from "../../config.js";
 import { readKeyFile, readOrCreateKeyFile } from "../../keys/key-file.js";
 import type { Logger } from "../../logger.js";
-import { createTsaCredentials } from "./certificates.js";
-import { grantedResponse, type TokenFacts, type TsaSigner } from "./token.js";
+import type { TokenFacts, TsaSigner } from "./token.js";
 
 /**
  * The service's own time-stamp authority: an ECDSA P-256 key (OpenSSL's `ts` cannot use Ed25519)
- * and its certificate chain, in `DATA_DIR/keys/tsa.pem`, created on first start.
+ * and its certificate chain, in `DATA_DIR/keys/tsa.pem`, created on first start. The ASN.1 library
+ * (pkijs, some megabytes of heap) is loaded when a bundle is created or a token issued, not before.
  */
 export class TimestampAuthority {
   constructor(
@@ -20,7 +19,8 @@ export class TimestampAuthority {
   ) {}
 
   /** A granted RFC 3161 response (DER) stating `facts`. */
-  respond(facts: TokenFacts): Promise<Uint8Array> {
+  async respond(facts: TokenFacts): Promise<Uint8Array> {
+    const { grantedResponse } = await import("./token.js");
     return grantedResponse(facts, this.signer);
   }
 }
@@ -43,7 +43,7 @@ export async function loadTimestampAuthority(
     ["sign"],
   );
   return new TimestampAuthority(
-    { privateKey: privateKey as CryptoKey, certificate: pkijs.Certificate.fromBER(new Uint8Array(cert)) },
+    { privateKey: privateKey as CryptoKey, certificate: cert },
     text.slice(text.lastIndexOf("-----BEGIN CERTIFICATE-----")),
   );
 }
@@ -53,11 +53,12 @@ export async function loadTimestampAuthority(
  * processes racing here, one file wins (exclusive create) and both use it.
  */
 async function createBundle(path: string, now: Date, logger: Logger): Promise<string> {
+  const { createTsaCredentials } = await import("./certificates.js");
   const fresh = await createTsaCredentials("stampd", now);
   return readOrCreateKeyFile(path, () => `${fresh.keyPem}${fresh.certPem}${fresh.caPem}`, logger);
 }
 
-function pemBlocks(text: string): Uint8Array[] {
+function pemBlocks(text: string): Uint8Array<ArrayBuffer>[] {
   const blocks = text.match(/-----BEGIN [^-]+-----[^-]+-----END [^-]+-----/g) ?? [];
   return blocks.map(
     (block) => new Uint8Array(Buffer.from(block.replace(/-----[^-]+-----|\s/g, ""), "base64")),

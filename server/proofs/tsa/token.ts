@@ -16,7 +16,7 @@ export interface TokenFacts {
 /** The TSA's signing key and its certificate (DER). */
 export interface TsaSigner {
   privateKey: CryptoKey;
-  certificate: pkijs.Certificate;
+  certificate: Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -34,6 +34,7 @@ export async function grantedResponse(facts: TokenFacts, signer: TsaSigner): Pro
 }
 
 async function timeStampToken(facts: TokenFacts, signer: TsaSigner): Promise<pkijs.ContentInfo> {
+  const certificate = pkijs.Certificate.fromBER(signer.certificate);
   const tstInfo = new pkijs.TSTInfo({
     version: 1,
     policy: OID.stampdPolicy,
@@ -55,8 +56,8 @@ async function timeStampToken(facts: TokenFacts, signer: TsaSigner): Promise<pki
       new pkijs.SignerInfo({
         version: 1,
         sid: new pkijs.IssuerAndSerialNumber({
-          issuer: signer.certificate.issuer,
-          serialNumber: signer.certificate.serialNumber,
+          issuer: certificate.issuer,
+          serialNumber: certificate.serialNumber,
         }),
         signedAttrs: new pkijs.SignedAndUnsignedAttributes({
           type: 0,
@@ -64,14 +65,13 @@ async function timeStampToken(facts: TokenFacts, signer: TsaSigner): Promise<pki
         }),
       }),
     ],
-    certificates: [signer.certificate],
+    certificates: [certificate],
   });
   await signedData.sign(signer.privateKey, 0, "SHA-256", undefined, pkijs.getEngine().crypto ?? undefined);
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
 }
 
-function signedAttributes(content: Uint8Array, certificate: pkijs.Certificate, at: Date): pkijs.Attribute[] {
-  const certDer = new Uint8Array(certificate.toSchema().toBER());
+function signedAttributes(content: Uint8Array, certDer: Uint8Array, at: Date): pkijs.Attribute[] {
   const attribute = (type: string, value: asn1js.AsnType) => new pkijs.Attribute({ type, values: [value] });
   return [
     attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: OID.tstInfo })),

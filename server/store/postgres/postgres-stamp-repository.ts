@@ -15,18 +15,22 @@ interface StampRow {
 /** Stamps in PostgreSQL. */
 export class PostgresStampRepository implements StampRepository {
   /**
-   * Concurrent single inserts, committed together: one statement and one WAL flush per group
-   * (durable at commit with PostgreSQL's default `synchronous_commit = on`).
+   * Concurrent inserts, committed together: one statement and one WAL flush per group (durable at
+   * commit with PostgreSQL's default `synchronous_commit = on`).
    */
-  readonly writes = new GroupCommit<StoredStamp>((stamps) => this.insertMany(stamps));
+  readonly writes = new GroupCommit<StoredStamp>((stamps) => this.insertRows(stamps));
 
   constructor(private readonly pool: pg.Pool) {}
 
   insert(stamp: StoredStamp): Promise<void> {
-    return this.writes.submit(stamp);
+    return this.writes.submit([stamp]);
   }
 
-  async insertMany(stamps: StoredStamp[]): Promise<void> {
+  insertMany(stamps: StoredStamp[]): Promise<void> {
+    return this.writes.submit(stamps);
+  }
+
+  private async insertRows(stamps: StoredStamp[]): Promise<void> {
     // One statement over parallel arrays: one round trip and one transaction, committed (so durable)
     // before query() resolves, whatever the batch size.
     const rows = stamps.map(valuesOf);

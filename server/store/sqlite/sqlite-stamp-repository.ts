@@ -18,7 +18,7 @@ interface StampRow {
 /** Stamps in SQLite; statements are prepared on first use (after migrate()). */
 export class SqliteStampRepository implements StampRepository {
   private statements?: ReturnType<typeof prepare>;
-  /** Concurrent single inserts, committed together (synchronous = FULL: one fsync per group). */
+  /** Concurrent inserts, committed together (synchronous = FULL: one fsync per group). */
   readonly writes = new GroupCommit<StampRow>((rows) => this.sql.insertMany(rows));
 
   constructor(private readonly db: Database.Database) {}
@@ -29,12 +29,11 @@ export class SqliteStampRepository implements StampRepository {
   }
 
   insert(stamp: StoredStamp): Promise<void> {
-    return this.writes.submit(rowOf(stamp));
+    return this.writes.submit([rowOf(stamp)]);
   }
 
-  async insertMany(stamps: StoredStamp[]): Promise<void> {
-    // One transaction, so one durable write (fsync) for the whole batch instead of one per stamp.
-    this.sql.insertMany(stamps.map(rowOf));
+  insertMany(stamps: StoredStamp[]): Promise<void> {
+    return this.writes.submit(stamps.map(rowOf));
   }
 
   async get(id: string): Promise<StoredStamp | undefined> {

@@ -852,14 +852,17 @@ export const StampService: GenService<{
    * is counted in failed_count and does not fail the batch; stamps lists the
    * created stamps only, in request order.
    *
-   * Items are stored 100 at a time, each hundred in one transaction; after
-   * each hundred (and once for an empty batch) a `batch_progress` event
-   * {batchId, processed, total, percentage} goes to the WebSocket `batch`
-   * channel of the batch's id (see x-batch-id in the file header), and every
-   * stamp made has its `stamp_created` event like any other. A batch that has
-   * started runs to its end even if the caller cancels or the server begins to
-   * shut down (stopping halfway would leave a retrying caller with half its
-   * stamps made twice).
+   * The stamps of a batch are signed together: one service signature over
+   * the Merkle root of their payloads, each stamp document carrying its path
+   * to that root (`signatures.service_batch`, see the REST StampDocument).
+   * They are stored in one transaction and acknowledged once it has committed;
+   * then one `batch_progress` event {batchId, processed, total, percentage}
+   * (processed = total) goes to the WebSocket `batch` channel of the batch's
+   * id (see x-batch-id in the file header), and every stamp made has its
+   * `stamp_created` event like any other. A batch that has started runs to
+   * its end even if the caller cancels or the server begins to shut down
+   * (stopping halfway would leave a retrying caller with half its stamps made
+   * twice).
    *
    * Errors: INVALID_ARGUMENT (more than MAX_BATCH_ITEMS items, default 1000;
    * nothing is created), UNAUTHENTICATED, RESOURCE_EXHAUSTED.
@@ -900,9 +903,12 @@ export const StampService: GenService<{
   /**
    * Bidirectional streaming. Each request creates one stamp and is answered by
    * exactly one response, in request order, with sequence 1, 2, 3, ...
-   * Flow control is HTTP/2's: the server reads the next request only after
-   * the previous response was written, so a client that stops reading stops
-   * the server.
+   * The server reads ahead of its responses, at most MAX_BATCH_ITEMS requests
+   * (default 1000), and stamps the requests it read while the previous ones
+   * were being stamped as one batch (signed and stored together, as in
+   * BatchStamp); each response is sent once its stamp is stored. Past that
+   * window it stops reading, and HTTP/2 flow control holds the client back:
+   * a client that stops reading stops the server.
    *
    * The call ends with OK after the client half-closes and the last response
    * is written. An invalid request ends the call with INVALID_ARGUMENT naming
