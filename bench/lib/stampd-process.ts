@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, type Started, start } from "./processes.js";
 import type { StampdPorts } from "./stampd.js";
@@ -31,17 +32,33 @@ export function stampdNodeFlags(): string[] {
 
 /**
  * Starts stampd (bench/lib/stampd-server.ts) in a process of its own, storing in `dataDir`, the way
- * `npm start` runs the server: compiled by scripts/build-server.mjs, run by plain node.
+ * `npm start` runs the server: compiled by scripts/build-server.mjs, run by plain node with the
+ * environment variables and node flags of package.json's start script.
  */
 export function startStampdProcess(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<Started<StampdPorts>> {
+  const shipped = startCommand();
   return start<StampdPorts>(compiledServer(), {
-    env: stampdEnv(dataDir, env),
-    nodeFlags: stampdNodeFlags(),
+    env: { ...shipped.env, ...stampdEnv(dataDir, env) },
+    nodeFlags: [...shipped.nodeFlags, ...stampdNodeFlags()],
     compiled: true,
   });
+}
+
+/** `VAR=value node --flag dist/server/main.js`, the last command of `npm start`, taken apart. */
+function startCommand(): { env: Record<string, string>; nodeFlags: string[] } {
+  const { scripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.split("&&").at(-1)!.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  for (const word of words.filter((w) => /^[A-Z_]+=/.test(w))) {
+    const at = word.indexOf("=");
+    env[word.slice(0, at)] = word.slice(at + 1);
+  }
+  return { env, nodeFlags: words.filter((w) => w.startsWith("--")) };
 }
 
 const ENTRY = "bench/lib/stampd-server.ts";
@@ -50,7 +67,10 @@ let built = false;
 /** The entry compiled (once per benchmark process), as a path relative to the repository. */
 function compiledServer(): string {
   if (!built) {
-    execFileSync(process.execPath, [join(root, "scripts/build-server.mjs"), ENTRY], { cwd: root, stdio: "inherit" });
+    execFileSync(process.execPath, [join(root, "scripts/build-server.mjs"), ENTRY], {
+      cwd: root,
+      stdio: "inherit",
+    });
     built = true;
   }
   return join("dist", ENTRY.replace(/\.ts$/, ".js"));

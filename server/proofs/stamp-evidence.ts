@@ -39,8 +39,9 @@ export class StampEvidenceSource {
 
   async of(stamp: StoredStamp): Promise<StampEvidence> {
     const leaf = await this.proofs.proofOf(stamp.id);
-    const records = leaf ? await this.anchors.forBatch(leaf.batch.id) : [];
     const requested = stamp.document.anchors;
+    // Only the records of requested types are ever read: a stamp that requested none needs none.
+    const records = leaf && requested.length > 0 ? await this.anchors.forBatch(leaf.batch.id) : [];
     const anchors = requested.map((type) =>
       this.state(
         type,

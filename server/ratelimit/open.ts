@@ -33,7 +33,10 @@ export async function openRateLimiter(
  * Redis when `REDIS_URL` is set, so instances share limits; this process's memory otherwise. The
  * Redis client is imported only then.
  */
-async function openLimiterStore(config: Config, { logger, clock }: OpenLimiterOptions): Promise<LimiterStore> {
+async function openLimiterStore(
+  config: Config,
+  { logger, clock }: OpenLimiterOptions,
+): Promise<LimiterStore> {
   const common = { algorithm: config.RATE_LIMIT_ALGORITHM, staleMs: config.RATE_LIMIT_STALE_SECONDS * 1000 };
   if (config.REDIS_URL) {
     const { RedisStore } = await import("./redis-store.js");

@@ -21,8 +21,8 @@ export interface LogLine {
 }
 
 /**
- * The real server (`node --import tsx server/main.ts`) as an operator runs it, in a child process
- * of its own, so it can be killed with SIGKILL and its memory read from /proc. Only the variables
+ * The real server (`node --import tsx server/main.ts`: the module `npm start` runs compiled), in a
+ * child process of its own, so it can be killed with SIGKILL and its memory read from /proc. Only the variables
  * given reach it (plus PATH and HOME): the test runner's NODE_ENV and LOG_LEVEL do not.
  */
 export class ServerProcess {

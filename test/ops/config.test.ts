@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stampd } from "./cli.js";
 
-/** Starts the real server process (`npm start` runs server/main.ts the same way) and waits for it to exit. */
+/** Starts the real server process (server/main.ts, which `npm start` runs compiled) and waits for it to exit. */
 function startServer(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {

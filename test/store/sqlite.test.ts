@@ -34,6 +34,8 @@ describe("the SQLite store", () => {
     await store.migrate();
     expect(store.clock).toBeUndefined();
     await store.close();
-    await expect(openStore({ DATA_DIR: tempDir(), DATABASE_URL: "mysql://x" })).rejects.toThrow(/DATABASE_URL/);
+    await expect(openStore({ DATA_DIR: tempDir(), DATABASE_URL: "mysql://x" })).rejects.toThrow(
+      /DATABASE_URL/,
+    );
   });
 });
