@@ -402,7 +402,7 @@ export interface paths {
         put?: never;
         /**
          * Compare two fingerprints
-         * @description Compares the shadow transforms of two fingerprint documents scale by scale and gives an overall similarity with an assessment (see `CompareResponse` and `docs/fingerprint.md`). Symmetric and deterministic; fingerprints made with different methods compare fine. Only `shadows` are read, so a client may send fingerprints with `chunks: []` to keep the body small. The body may be up to `MAX_FINGERPRINT_JSON_BYTES` (default 64 MiB, not the 1 MiB of other JSON bodies), because a full fingerprint lists every chunk (about 110 bytes of JSON per chunk, a chunk per 1 to 5 KiB of document). A shadow whose `hash`, `length` or order does not match its `values` answers 400.
+         * @description Compares the shadow transforms of two fingerprint documents scale by scale and gives an overall similarity with an assessment (see `CompareResponse` and `docs/fingerprint.md`). Symmetric and deterministic; fingerprints made with different methods compare fine. Only `shadows` are read, so a client may send fingerprints with `chunks: []` to keep the body small. The body may be up to `MAX_FINGERPRINT_JSON_BYTES` (default 64 MiB, not the 1 MiB of other JSON bodies), because a full fingerprint lists every chunk (about 110 bytes of JSON per chunk, a chunk per 1 to 5 KiB of document). Shadows not one per scale in increasing order, or a shadow whose `resolution`, `length`, `hash` or order does not match its `scale` and `values`, answer 400.
          */
         post: operations["compareFingerprints"];
         delete?: never;
@@ -433,7 +433,8 @@ export interface paths {
          *
          *     A missing field required by the type, or a `section_index` not below `chunk_count`, answers
          *     400, as does an existence proof from a fingerprint whose chunks do not tile `size_bytes` or
-         *     do not give its `merkle_root`. Only `existence` reads `chunks`; the other types may be sent
+         *     do not give its `merkle_root`, and a structure or similarity proof from a fingerprint (or
+         *     reference) whose shadows do not match their values as `compareFingerprints` requires. Only `existence` reads `chunks`; the other types may be sent
          *     fingerprints with `chunks: []`. Bodies may be up to `MAX_FINGERPRINT_JSON_BYTES` (default
          *     64 MiB). Every proof can be checked offline with the SDK's `verifyFingerprintProof`.
          */
@@ -1672,7 +1673,7 @@ export interface components {
             chunks: components["schemas"]["FingerprintChunk"][];
             /** @description `hierarchical` only: the sections (headings and form feeds in text, content-defined in binary input) in document order, each a run of whole chunks. */
             sections?: components["schemas"]["FingerprintSection"][];
-            /** @description One shadow transform per prime scale, in increasing scale order. */
+            /** @description One shadow transform per prime scale, in increasing scale order (2, 3, 5, 7, 11, 13). Where a fingerprint document is sent back (compare, structure and similarity proofs), shadows in another order, or a shadow whose `resolution`, `length` or `hash` does not match its `scale` and `values`, or whose values are not strictly increasing, answer 400. */
             shadows: components["schemas"]["ShadowTransform"][];
         };
         FingerprintChunk: {
@@ -1757,6 +1758,7 @@ export interface components {
         StructureProof: {
             scale: components["schemas"]["ShadowScale"];
             shadow_hash: components["schemas"]["Digest"];
+            /** @description Number of items in `values`. */
             length: number;
             /** @description The shadow's values (see `ShadowTransform.values`). */
             values: number[];

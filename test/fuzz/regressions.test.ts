@@ -1,9 +1,11 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fingerprint, wordText } from "../fingerprints/corpus.js";
 import { issueKey } from "../helpers/keys.js";
 import { filePart, multipart } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { TestClient } from "../ws/ws-client.js";
+import { semanticProblems } from "./rest/semantics.js";
 import { SpecModel } from "./rest/spec-model.js";
 
 // Each case is a failure `npm run fuzz` found, pinned down so it stays fixed.
@@ -61,6 +63,45 @@ describe("REST", () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ code: "validation_failed" });
     }
+  });
+
+  it("bounds a shadow's length in the schema, and the fuzzer knows a length that disagrees with the values is invalid", async () => {
+    // Seed 1951660011 sent length 2^53 + 2, which the schema allowed and the server (rightly) refused.
+    const doc = fingerprint(wordText(7, 4096), "hierarchical");
+    const op = model.operations.find((o) => o.operationId === "compareFingerprints")!;
+    const state = { logSize: 0 };
+    for (const length of [2 ** 53 + 2, doc.shadows[0]!.values.length + 1]) {
+      const shadows = doc.shadows.map((s, i) => (i === 0 ? { ...s, length } : s));
+      const body = { fingerprint1: { ...doc, shadows }, fingerprint2: doc };
+      const res = await fetch(`${svc.baseUrl}/fingerprint/compare`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, String(length)).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "validation_failed" });
+      const schemaValid = length <= 128;
+      expect(op.body.get("application/json")!.check(body), String(length)).toBe(schemaValid);
+      if (schemaValid) expect(semanticProblems(op.operationId, { body, query: [], state })).not.toEqual([]);
+    }
+    expect(
+      semanticProblems(op.operationId, { body: { fingerprint1: doc, fingerprint2: doc }, query: [], state }),
+    ).toEqual([]);
+  });
+
+  it("verifies a stamp document with deeply nested anchors as format invalid (quoting it overflowed the stack: 500)", async () => {
+    // Seed 1755316731: 100 000 nested arrays as `anchors` of an otherwise well-formed document.
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const doc = `{"format":"stampd.stamp/v1","stamp_id":"stp_01M7YW8SFNVZH64DK29M9MRG7Q","created_at":"2026-11-21T11:01:09.237Z","document":{"hash":"${"b4".repeat(32)}","algorithm":"sha3-256","size_bytes":52,"version":"1.0.0"},"anchors":${deep}}`;
+    const res = await fetch(`${svc.baseUrl}/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"stamp_json":${doc}}`,
+    });
+    expect(res.status).toBe(200);
+    const verdict = await res.json();
+    expect(verdict).toMatchObject({ is_valid: false, details: { format: "invalid" } });
+    expect(verdict.details.failures[0]).toMatch(/anchors holds an unknown anchor type an array/);
   });
 
   it("documents the 400 every operation answers to an unknown query parameter", async () => {

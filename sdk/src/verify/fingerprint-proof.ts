@@ -1,6 +1,7 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import type { components } from "../../../gen/openapi/types.js";
 import { leafHash, merkleRoot, verifyInclusion } from "./merkle.js";
+import { quote } from "./quote.js";
 import {
   assessmentFor,
   compareShadows,
@@ -70,7 +71,7 @@ function bodyFailures(
     case "similarity":
       return similarityFailures(proof.proof as SimilarityProof, doc, reference);
     default:
-      return [`unknown proof_type ${JSON.stringify((proof as { proof_type: unknown }).proof_type)}`];
+      return [`unknown proof_type ${quote((proof as { proof_type: unknown }).proof_type)}`];
   }
 }
 

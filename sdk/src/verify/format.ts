@@ -1,3 +1,4 @@
+import { quote } from "./quote.js";
 import type { StampDocument } from "./types.js";
 
 /**
@@ -79,7 +80,7 @@ const anchorList: Check = (v) => {
   if (!Array.isArray(v)) return "must be an array";
   if (new Set(v).size !== v.length) return "must not repeat an anchor type";
   const bad = v.find((a) => !ANCHORS.includes(a as string));
-  return bad === undefined ? null : `holds an unknown anchor type ${JSON.stringify(bad)}`;
+  return bad === undefined ? null : `holds an unknown anchor type ${quote(bad)}`;
 };
 
 const metadata: Check = (v) => {

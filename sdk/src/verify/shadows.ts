@@ -1,6 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { components } from "../../../gen/openapi/types.js";
+import { quote } from "./quote.js";
 
 type FingerprintDocument = components["schemas"]["FingerprintDocument"];
 type ShadowTransform = components["schemas"]["ShadowTransform"];
@@ -90,8 +91,10 @@ export function shadowAt(doc: FingerprintDocument, scale: number): ShadowTransfo
 
 /** What is wrong with a document's shadows (empty when they are well formed and self-consistent). */
 export function shadowProblems(doc: FingerprintDocument): string[] {
-  const scales = doc.shadows.map((s) => s.scale).join(",");
-  if (scales !== SHADOW_SCALES.join(",")) {
+  const inOrder =
+    doc.shadows.length === SHADOW_SCALES.length && doc.shadows.every((s, i) => s.scale === SHADOW_SCALES[i]);
+  if (!inOrder) {
+    const scales = doc.shadows.map((s) => quote(s.scale)).join(",");
     return [`shadows must be one per scale ${SHADOW_SCALES.join(", ")} in that order, not ${scales}`];
   }
   return doc.shadows.flatMap(shadowTransformProblems);

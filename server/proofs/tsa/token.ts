@@ -1,4 +1,4 @@
-import { createHash, webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { OID } from "./oids.js";
@@ -93,5 +93,3 @@ function signedAttributes(content: Uint8Array, certDer: Uint8Array, at: Date): p
 }
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest());
-
-export const randomSerial = () => webcrypto.getRandomValues(new Uint8Array(16));

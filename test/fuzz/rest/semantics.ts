@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { OperationId } from "../../../server/rest/spec.js";
 
 type Json = Record<string, unknown>;
@@ -37,11 +38,19 @@ const rules: Partial<Record<OperationId, (input: Input) => string[]>> = {
       ? []
       : [`first ${query.first} and second ${query.second} are not within the log (${state.logSize} entries)`],
   // ProofRequest.section_index: "Index of the chunk to prove (existence); must be below `chunk_count`."
+  // Structure and similarity proofs: shadows that do not match their values answer 400.
   createFingerprintProof: ({ body }) => {
     const fingerprint = body.fingerprint_json as { chunk_count?: number } | undefined;
-    const below = (body.section_index as number) < (fingerprint?.chunk_count ?? 0);
-    return body.proof_type === "existence" && !below ? ["section_index is not below chunk_count"] : [];
+    if (body.proof_type === "existence") {
+      const below = (body.section_index as number) < (fingerprint?.chunk_count ?? 0);
+      return below ? [] : ["section_index is not below chunk_count"];
+    }
+    const reference = body.proof_type === "similarity" ? [body.reference_fingerprint] : [];
+    return [body.fingerprint_json, ...reference].flatMap(shadowsProblems);
   },
+  // FingerprintDocument.shadows: "shadows in another order, or a shadow whose `resolution`,
+  // `length` or `hash` does not match its `scale` and `values` ... answer 400".
+  compareFingerprints: ({ body }) => [body.fingerprint1, body.fingerprint2].flatMap(shadowsProblems),
 };
 
 /** Prose rules a request to `operationId` breaks (the body, when given, already matches its schema). */
@@ -81,4 +90,34 @@ function schemeRuleHolds(uri: string): boolean {
   } catch {
     return false;
   }
+}
+
+interface Shadow {
+  scale: number;
+  resolution: string;
+  length: number;
+  hash: string;
+  values: number[];
+}
+
+const SCALES = [2, 3, 5, 7, 11, 13];
+
+/** The rules of `FingerprintDocument.shadows` and `ShadowTransform`, from their descriptions. */
+function shadowsProblems(fingerprint: unknown): string[] {
+  const shadows = ((fingerprint as { shadows?: Shadow[] } | undefined)?.shadows ?? []) as Shadow[];
+  if (shadows.map((s) => s.scale).join() !== SCALES.join())
+    return ["shadows are not one per scale, in order"];
+  return shadows.flatMap((s) => {
+    const problems: string[] = [];
+    // "100 / scale with two decimals".
+    if (s.resolution !== `${(100 / s.scale).toFixed(2)}%`) problems.push(`scale ${s.scale}: resolution`);
+    if (s.length !== s.values.length) problems.push(`scale ${s.scale}: length is not the number of values`);
+    if (!s.values.every((v, i) => i === 0 || v > s.values[i - 1]!))
+      problems.push(`scale ${s.scale}: values not increasing`);
+    // "SHA-256 of `values`, each as a 4-byte big-endian unsigned integer."
+    const bytes = Buffer.alloc(s.values.length * 4);
+    for (const [i, v] of s.values.entries()) bytes.writeUInt32BE(v, i * 4);
+    if (createHash("sha256").update(bytes).digest("hex") !== s.hash) problems.push(`scale ${s.scale}: hash`);
+    return problems;
+  });
 }
