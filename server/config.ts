@@ -115,7 +115,9 @@ export const configSchema = z
       )
       .optional(),
     VALIDATE_RESPONSES: bool.optional(),
+    // `none`: no peer's forwarding headers are believed (an empty value means the default).
     TRUSTED_PROXIES: list
+      .transform((entries) => (entries.length === 1 && entries[0] === "none" ? [] : entries))
       .refine((entries) => entries.every(isAddressOrRange), "each entry must be an IP address or a CIDR")
       .default(["127.0.0.1/8", "::1"]),
     IPV6_PREFIX_LENGTH: z.coerce.number().int().min(1).max(128).default(56),

@@ -33,6 +33,17 @@ describe("configuration", () => {
     }
   });
 
+  it("trusts loopback proxies by default, the listed ones when set, and none with `none`", () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual(["127.0.0.1/8", "::1"]);
+    expect(loadConfig({ TRUSTED_PROXIES: "" }).TRUSTED_PROXIES).toEqual(["127.0.0.1/8", "::1"]);
+    expect(loadConfig({ TRUSTED_PROXIES: "10.0.0.1, 10.1.0.0/16" }).TRUSTED_PROXIES).toEqual([
+      "10.0.0.1",
+      "10.1.0.0/16",
+    ]);
+    expect(loadConfig({ TRUSTED_PROXIES: "none" }).TRUSTED_PROXIES).toEqual([]);
+    expect(() => loadConfig({ TRUSTED_PROXIES: "none,10.0.0.1" })).toThrowError(ConfigError);
+  });
+
   it("builds the public base URL from SERVICE_BASE_URL without a trailing slash", () => {
     expect(publicBaseUrl(loadConfig({ SERVICE_BASE_URL: "https://stamp.example.org/" }))).toBe(
       "https://stamp.example.org",
