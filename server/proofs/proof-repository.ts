@@ -5,8 +5,13 @@ import type { AnchorType } from "../stamps/stamp-settings.js";
 export interface ClaimedStamp {
   id: string;
   accountId: string | null;
-  /** The stored stamp document, already in RFC 8785 canonical form: the leaf data. */
-  stampJson: string;
+  /** The RFC 6962 leaf hash of the stored document (server/proofs/stamp-leaf-hash.ts). */
+  leafHash: Uint8Array;
+  /**
+   * The stored document's canonical text at least up to the end of its `anchors` array, which
+   * opens it (RFC 8785 orders members by name): the anchor types it requested, without the rest.
+   */
+  opening: string;
 }
 
 /** A Merkle batch, signed. */

@@ -11,9 +11,8 @@ export const newBatchId = (at: Date): string => `bat_${nextUlid(at.getTime())}`;
 
 /**
  * Builds and signs the batch of the claimed stamps: leaves in stamp id order, each the RFC 6962
- * leaf hash of the stamp document in canonical form (sdk/src/verify/stamp-leaf.ts), one Ed25519
- * signature over the 32 root bytes for the whole batch. The stored text is already canonical, so
- * it is the leaf data as it is: parsing and canonicalizing it again would give the same bytes.
+ * leaf hash of the stamp document in canonical form (sdk/src/verify/stamp-leaf.ts), computed when
+ * the stamp was stored; one Ed25519 signature over the 32 root bytes for the whole batch.
  */
 export function sealStamps(
   batchId: string,
@@ -22,7 +21,7 @@ export function sealStamps(
   sealedAt: Date,
 ): SealedBatch {
   const stamps = [...claimed].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const tree = merkle.tree(stamps.map((s) => merkle.leafHash(Buffer.from(s.stampJson))));
+  const tree = merkle.tree(stamps.map((s) => s.leafHash));
   const root = tree.root();
   return {
     batch: {
@@ -50,8 +49,8 @@ const OPENING_ANCHORS = /^\{"anchors":(\[[^\]]*\])/;
 
 function requestedAnchors(stamps: readonly ClaimedStamp[]): AnchorType[] {
   const types = new Set<AnchorType>();
-  for (const { id, stampJson } of stamps) {
-    const anchors = OPENING_ANCHORS.exec(stampJson)?.[1];
+  for (const { id, opening } of stamps) {
+    const anchors = OPENING_ANCHORS.exec(opening)?.[1];
     if (anchors === undefined) throw new Error(`stamp ${id}: stored document does not open with its anchors`);
     for (const type of JSON.parse(anchors) as AnchorType[]) types.add(type);
   }

@@ -25,11 +25,12 @@ export function signBatch(payloads: readonly Uint8Array[], service: Signer): Ser
     }
     return text;
   };
+  // Members in JCS order, so the stored text is written without sorting (canonical-members.ts).
   return payloads.map((_, leafIndex) => ({
-    root: rootHex,
-    leaf_index: leafIndex,
-    tree_size: payloads.length,
     audit_path: tree.inclusionProof(leafIndex).map(nodeHex),
+    leaf_index: leafIndex,
+    root: rootHex,
     signature,
+    tree_size: payloads.length,
   }));
 }

@@ -32,15 +32,30 @@ export class CanonicalMembers {
 }
 
 /**
- * JCS of a member's value. A string, a finite number, a boolean or null is written by JCS exactly
- * as JSON.stringify writes it (RFC 8785 3.2.2 takes both from ECMAScript), without the library's
- * walk; objects and arrays go through it.
+ * JCS of a member's value. JCS writes strings, finite numbers, booleans and null exactly as
+ * JSON.stringify does (RFC 8785 3.2.2 takes both from ECMAScript), and arrays in their order; it
+ * differs only in ordering object members by name. So a value whose objects already list their
+ * members in that order is written by JSON.stringify alone, without the library's walk (which
+ * builds its text by concatenation at every level: a share of a batch's garbage); other values go
+ * through it.
  */
 function canonical(value: unknown): string {
-  const plain =
-    typeof value === "string" ||
-    typeof value === "boolean" ||
-    value === null ||
-    (typeof value === "number" && Number.isFinite(value));
-  return plain ? JSON.stringify(value) : jcs(value);
+  return inCanonicalOrder(value) ? JSON.stringify(value) : jcs(value);
+}
+
+/** Whether JSON.stringify writes `value` as JCS does (see canonical()). */
+function inCanonicalOrder(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => item !== undefined && inCanonicalOrder(item));
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  let previous: string | null = null;
+  for (const name in value) {
+    const member = (value as Record<string, unknown>)[name];
+    if ((previous !== null && previous >= name) || member === undefined || !inCanonicalOrder(member)) {
+      return false;
+    }
+    previous = name;
+  }
+  return true;
 }

@@ -46,7 +46,7 @@ const encoder = new TextEncoder();
  */
 export function issueDocument(facts: StampFacts, service: Signer, author: Signer | null): IssuedDocument {
   const d = draft(facts, service, author);
-  return signed(d, { service: service.sign(d.payload), author: author?.sign(d.payload) ?? null });
+  return signed(d, { author: author?.sign(d.payload) ?? null, service: service.sign(d.payload) });
 }
 
 /**
@@ -66,7 +66,7 @@ export function issueBatch(
     service,
   );
   return drafts.map((d, i) =>
-    signed(d, { service: null, author: d.author?.sign(d.payload) ?? null, service_batch: batch[i]! }),
+    signed(d, { author: d.author?.sign(d.payload) ?? null, service: null, service_batch: batch[i]! }),
   );
 }
 
@@ -80,9 +80,10 @@ function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft
     format: "stampd.stamp/v1" as const,
     stamp_id: facts.id,
     created_at: facts.createdAt.toISOString(),
+    // Members in JCS order, written without sorting (canonical-members.ts); so are `signatures`.
     document: {
-      hash: facts.hash.hex,
       algorithm: facts.hash.algorithm,
+      hash: facts.hash.hex,
       size_bytes: facts.sizeBytes,
       version: settings.version,
     },

@@ -4,16 +4,28 @@ import { leafHash, verifyInclusion } from "../../sdk/src/verify/merkle.js";
 import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
 import { ed25519Signer } from "../../server/keys/ed25519.js";
 import { sealStamps } from "../../server/proofs/seal.js";
+import { stampLeafHash } from "../../server/proofs/stamp-leaf-hash.js";
 
 const signer = ed25519Signer(generateKeyPairSync("ed25519").privateKey);
 const at = new Date("2026-03-01T12:00:00.000Z");
 
+/** A stand-in for a stored stamp as a claim returns it; its keys are in canonical order already. */
+function claimedOf(document: { anchors: string[]; stamp_id: string }) {
+  const stored = JSON.stringify(document);
+  return {
+    id: document.stamp_id,
+    accountId: null,
+    leafHash: stampLeafHash(stored),
+    opening: stored,
+    document,
+  };
+}
+
 /** Stand-ins for stored stamps: only `anchors` and distinct content matter to sealing. */
 function claimed(n: number) {
-  return Array.from({ length: n }, (_, i) => {
-    const document = { anchors: ["log"], stamp_id: `stp_${String(i).padStart(26, "0")}` };
-    return { id: document.stamp_id, accountId: null, stampJson: JSON.stringify(document), document };
-  });
+  return Array.from({ length: n }, (_, i) =>
+    claimedOf({ anchors: ["log"], stamp_id: `stp_${String(i).padStart(26, "0")}` }),
+  );
 }
 
 describe("Merkle batches", () => {
@@ -38,10 +50,9 @@ describe("Merkle batches", () => {
   });
 
   it("signs the 32 root bytes once per batch and collects the requested anchor types", () => {
-    const stamps = claimed(3).map((s, i) => ({
-      ...s,
-      stampJson: JSON.stringify({ ...s.document, anchors: i === 0 ? ["log", "rfc3161"] : ["bitcoin"] }),
-    }));
+    const stamps = claimed(3).map((s, i) =>
+      claimedOf({ ...s.document, anchors: i === 0 ? ["log", "rfc3161"] : ["bitcoin"] }),
+    );
     const sealed = sealStamps("bat_x", stamps, signer, at);
     expect(sealed.batch.signature).toBe(signer.sign(sealed.batch.root));
     expect(sealed.anchors.sort()).toEqual(["bitcoin", "log", "rfc3161"]);

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { leafHash, verifyInclusion } from "../../sdk/src/verify/merkle.js";
+import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
 import { rootLeafHash } from "../../server/log/transparency-log.js";
 import type { Batch } from "../../server/proofs/proof-repository.js";
 import { sealStamps } from "../../server/proofs/seal.js";
@@ -104,6 +106,27 @@ export function stampsSuite(engine: TestEngine) {
         { id: stampId(1), accountId: "acc_1", status: "anchored", anchors: ["log"] },
         { id: stampId(2), accountId: "acc_1", status: "confirmed", anchors: ["log"] },
       ]);
+    });
+
+    it("seals each stamp's leaf as the SDK hashes it, its leaf hash stored or (an older row) not", async () => {
+      // 150: one INSERT of 100 rows and one of 50.
+      const stamps = Array.from({ length: 150 }, (_, n) =>
+        stamp(n, n % 7 ? {} : { document: { ...stamp(n).document, anchors: ["bitcoin", "log"] } }),
+      );
+      await store.stamps.insertMany(stamps);
+      await db.rows(
+        "UPDATE stamps SET leaf_hash = NULL WHERE id IN (?, ?) RETURNING id",
+        stampId(3),
+        stampId(7),
+      );
+      const sealed = (await seal(store, 1, 1000))!;
+      expect(sealed.anchors.sort()).toEqual(["bitcoin", "log"]);
+      expect(sealed.leaves.map((l) => l.stampId)).toEqual(stamps.map((s) => s.id));
+      for (const leaf of sealed.leaves) {
+        const stored = (await store.stamps.get(leaf.stampId))!.document;
+        const hash = leafHash(stampLeafData(stored));
+        expect(verifyInclusion(hash, leaf.leafIndex, 150, leaf.auditPath, sealed.batch.root)).toBe(true);
+      }
     });
 
     it("never puts a stamp in two batches when instances seal at once", async () => {

@@ -9,6 +9,7 @@ import type {
 } from "../../proofs/proof-repository.js";
 import type { StampStatus } from "../../stamps/stamp-repository.js";
 import type { AnchorType } from "../../stamps/stamp-settings.js";
+import { type ClaimedRow, claimedStamp } from "../claimed-stamp.js";
 import { type BatchRow, batchOf, joinHashes, splitHashes } from "./proof-rows.js";
 import { transaction } from "./transaction.js";
 
@@ -27,15 +28,17 @@ export class PostgresProofRepository implements ProofRepository {
   ): Promise<SealedBatch | null> {
     return transaction(this.pool, async (client) => {
       // The batch row follows in this transaction; the deferred foreign key is checked at commit.
-      const { rows } = await client.query<{ id: string; account_id: string | null; stamp_json: string }>(
+      const { rows } = await client.query<ClaimedRow>(
         `WITH due AS (SELECT id FROM stamps WHERE batch_id IS NULL ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED),
            claimed AS (UPDATE stamps s SET batch_id = $1, status = 'confirmed' FROM due WHERE s.id = due.id
-             RETURNING s.id, s.account_id, s.stamp_json)
+             RETURNING s.id, s.account_id, s.leaf_hash,
+               CASE WHEN s.leaf_hash IS NULL THEN s.stamp_json END AS stamp_json,
+               substr(s.stamp_json, 1, strpos(s.stamp_json, ']')) AS opening)
          SELECT * FROM claimed ORDER BY id`,
         [batchId, max],
       );
       if (rows.length === 0) return null;
-      const sealed = seal(rows.map((r) => ({ id: r.id, accountId: r.account_id, stampJson: r.stamp_json })));
+      const sealed = seal(rows.map(claimedStamp));
       await store(client, sealed);
       return sealed;
     });

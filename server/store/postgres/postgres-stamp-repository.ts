@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { jcs } from "../../../sdk/src/verify/jcs.js";
+import { stampLeafHash } from "../../proofs/stamp-leaf-hash.js";
 import type { StampRepository, StampStatus, StoredStamp } from "../../stamps/stamp-repository.js";
 import { GroupCommit } from "../group-commit.js";
 
@@ -36,9 +37,9 @@ export class PostgresStampRepository implements StampRepository {
     const rows = stamps.map(valuesOf);
     await this.pool.query(
       `INSERT INTO stamps (id, account_id, identity_id, created_at, hash_algorithm, document_hash, status,
-         stamp_json, fingerprint_json)
+         stamp_json, fingerprint_json, leaf_hash)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-         $7::text[], $8::text[], $9::text[])`,
+         $7::text[], $8::text[], $9::text[], $10::bytea[])`,
       Array.from({ length: columnCount }, (_, column) => rows.map((row) => row[column])),
     );
   }
@@ -70,11 +71,12 @@ export class PostgresStampRepository implements StampRepository {
   }
 }
 
-const columnCount = 9;
+const columnCount = 10;
 
 /** The values of one row, in the INSERT's column order. */
 function valuesOf(stamp: StoredStamp): unknown[] {
   const { document } = stamp;
+  const json = stamp.json ?? jcs(document);
   return [
     stamp.id,
     stamp.accountId,
@@ -83,7 +85,9 @@ function valuesOf(stamp: StoredStamp): unknown[] {
     document.document.algorithm,
     document.document.hash,
     stamp.status,
-    stamp.json ?? jcs(document),
+    json,
     stamp.fingerprint === null ? null : JSON.stringify(stamp.fingerprint),
+    // pg writes Buffers (not other Uint8Arrays) into a bytea[] literal.
+    Buffer.from(stampLeafHash(json)),
   ];
 }

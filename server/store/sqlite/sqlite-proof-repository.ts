@@ -9,6 +9,7 @@ import type {
 } from "../../proofs/proof-repository.js";
 import type { StampStatus } from "../../stamps/stamp-repository.js";
 import type { AnchorType } from "../../stamps/stamp-settings.js";
+import { type ClaimedRow, claimedStamp } from "../claimed-stamp.js";
 
 interface BatchRow {
   id: string;
@@ -52,15 +53,9 @@ export class SqliteProofRepository implements ProofRepository {
   ): Promise<SealedBatch | null> {
     const run = this.db.transaction((): SealedBatch | null => {
       // The batch row follows in this transaction; the foreign key is checked at commit.
-      const claimed = this.sql.claim.all({ batch_id: batchId, max }) as {
-        id: string;
-        account_id: string | null;
-        stamp_json: string;
-      }[];
+      const claimed = this.sql.claim.all({ batch_id: batchId, max }) as ClaimedRow[];
       if (claimed.length === 0) return null;
-      const sealed = seal(
-        claimed.map((r) => ({ id: r.id, accountId: r.account_id, stampJson: r.stamp_json })),
-      );
+      const sealed = seal(claimed.map(claimedStamp));
       this.store(sealed);
       return sealed;
     });
@@ -136,7 +131,8 @@ function prepare(db: Database.Database) {
     claim: db.prepare(
       `UPDATE stamps SET batch_id = @batch_id, status = 'confirmed' WHERE id IN (
          SELECT id FROM stamps WHERE batch_id IS NULL ORDER BY id LIMIT @max)
-       RETURNING id, account_id, stamp_json`,
+       RETURNING id, account_id, leaf_hash, iif(leaf_hash IS NULL, stamp_json, NULL) AS stamp_json,
+         substr(stamp_json, 1, instr(stamp_json, ']')) AS opening`,
     ),
     insertBatch: db.prepare(
       `INSERT INTO batches (id, sealed_at, tree_size, root, signature, public_key)

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { jcs } from "../../../sdk/src/verify/jcs.js";
+import { stampLeafHash } from "../../proofs/stamp-leaf-hash.js";
 import type { StampRepository, StampStatus, StoredStamp } from "../../stamps/stamp-repository.js";
 import { GroupCommit } from "../group-commit.js";
 
@@ -13,7 +14,29 @@ interface StampRow {
   status: StampStatus;
   stamp_json: string;
   fingerprint_json: string | null;
+  leaf_hash: Uint8Array;
 }
+
+/** The columns an insert writes, in its order. */
+const columns = [
+  "id",
+  "account_id",
+  "identity_id",
+  "created_at",
+  "hash_algorithm",
+  "document_hash",
+  "status",
+  "stamp_json",
+  "fingerprint_json",
+  "leaf_hash",
+] as const;
+
+/**
+ * Rows per INSERT statement: one statement of 100 rows took about a third less CPU than 100
+ * single-row statements with named parameters (16 against 26 ms per 1000 stamps here), and 1000
+ * values stay far below SQLite's limit of 32 766 per statement.
+ */
+const ROWS_PER_INSERT = 100;
 
 /** Stamps in SQLite; statements are prepared on first use (after migrate()). */
 export class SqliteStampRepository implements StampRepository {
@@ -57,6 +80,7 @@ export class SqliteStampRepository implements StampRepository {
 
 function rowOf(stamp: StoredStamp): StampRow {
   const { document } = stamp;
+  const json = stamp.json ?? jcs(document);
   return {
     id: stamp.id,
     account_id: stamp.accountId,
@@ -65,21 +89,40 @@ function rowOf(stamp: StoredStamp): StampRow {
     hash_algorithm: document.document.algorithm,
     document_hash: document.document.hash,
     status: stamp.status,
-    stamp_json: stamp.json ?? jcs(document),
+    stamp_json: json,
     fingerprint_json: stamp.fingerprint === null ? null : JSON.stringify(stamp.fingerprint),
+    leaf_hash: stampLeafHash(json),
   };
 }
 
-function prepare(db: Database.Database) {
-  const insert = db.prepare(
-    `INSERT INTO stamps (id, account_id, identity_id, created_at, hash_algorithm, document_hash, status,
-         stamp_json, fingerprint_json)
-       VALUES (@id, @account_id, @identity_id, @created_at, @hash_algorithm, @document_hash, @status,
-         @stamp_json, @fingerprint_json)`,
+const insertOf = (db: Database.Database, rows: number) =>
+  db.prepare(
+    `INSERT INTO stamps (${columns.join(", ")}) VALUES ${Array(rows)
+      .fill(`(${columns.map(() => "?").join(", ")})`)
+      .join(", ")}`,
   );
+
+/** The positional values of `rows`, row after row. */
+function valuesOf(rows: readonly StampRow[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) for (const column of columns) values.push(row[column]);
+  return values;
+}
+
+function prepare(db: Database.Database) {
+  // One statement per row count, prepared when first needed: at most ROWS_PER_INSERT of them.
+  const inserts = new Map<number, Database.Statement>();
+  const insertFor = (rows: number) => {
+    const statement = inserts.get(rows) ?? insertOf(db, rows);
+    inserts.set(rows, statement);
+    return statement;
+  };
   return {
     insertMany: db.transaction((rows: StampRow[]) => {
-      for (const row of rows) insert.run(row);
+      for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+        const chunk = rows.slice(at, at + ROWS_PER_INSERT);
+        insertFor(chunk.length).run(valuesOf(chunk));
+      }
     }),
     get: db.prepare("SELECT * FROM stamps WHERE id = ?"),
     countByIdentity: db.prepare("SELECT count(*) AS n FROM stamps WHERE identity_id = ?"),
