@@ -6,12 +6,13 @@
 // keeps its source with an inline source map).
 //
 // Dependencies stay in node_modules (`packages: "external"`). Our modules become one file plus
-// chunks for what is imported lazily (the PostgreSQL store, Redis), loaded only when configured.
+// chunks for what is imported lazily (the PostgreSQL store, Redis, the RFC 3161 code), loaded only
+// when used.
 // Files that modules find relative to themselves (specs/openapi.yaml, migrations, Lua scripts, page
 // assets and scripts, package.json) are read where they are: each module's `import.meta.url` is
 // replaced by the URL of its source file, so no path changes between tsx and the build.
-import { readFile, rm } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
@@ -28,32 +29,25 @@ const sourceUrls = {
   },
 };
 
-/** Builds one entry point (a path relative to the repository); returns the output file's path. */
-export async function buildServer(entry = "server/main.ts") {
-  const outdir = join(root, "dist", dirname(entry));
-  // Chunk names change with their content: a stale one would only take space.
-  await rm(outdir, { recursive: true, force: true });
-  await build({
-    absWorkingDir: root,
-    entryPoints: [join(root, entry)],
-    outdir,
-    chunkNames: "chunks/[name]-[hash]",
-    bundle: true,
-    splitting: true,
-    packages: "external",
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    // Stack traces name functions as the source does.
-    keepNames: true,
-    sourcemap: "linked",
-    plugins: [sourceUrls],
-    logLevel: "warning",
-  });
-  return join(outdir, entry.replace(/^.*\//, "").replace(/\.ts$/, ".js"));
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const out = await buildServer(process.argv[2]);
-  console.error(`built ${relative(root, out)}`);
-}
+const entry = process.argv[2] ?? "server/main.ts";
+const outdir = join(root, "dist", dirname(entry));
+// Not emptied first: a server already running from it may still import a chunk lazily, and chunk
+// names carry their content's hash, so an old one is never overwritten by different code.
+await build({
+  absWorkingDir: root,
+  entryPoints: [join(root, entry)],
+  outdir,
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  packages: "external",
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // Stack traces name functions as the source does.
+  keepNames: true,
+  sourcemap: "linked",
+  plugins: [sourceUrls],
+  logLevel: "warning",
+});
+console.error(`built ${relative(root, join(outdir, `${basename(entry, ".ts")}.js`))}`);

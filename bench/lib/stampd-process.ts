@@ -47,7 +47,7 @@ export function startStampdProcess(
   });
 }
 
-/** `VAR=value node --flag dist/server/main.js`, the last command of `npm start`, taken apart. */
+/** `exec env VAR=value node --flag dist/server/main.js`, the last command of `npm start`, taken apart. */
 function startCommand(): { env: Record<string, string>; nodeFlags: string[] } {
   const { scripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
     scripts: { start: string };
