@@ -1157,10 +1157,12 @@ export interface components {
         /**
          * @description Where the encrypted content is mirrored. Besides the pattern, each scheme has its rules
          *     (400 `validation_failed` otherwise):
-         *     - `ipfs://<CID>[/path]`: CIDv0 (`Qm` and 44 base58 characters) or CIDv1 in base32 (`b…`) or
-         *       base36 (`k…`);
+         *     - `ipfs://<CID>[/path]`: CIDv0 (`Qm` and 44 base58 characters) or CIDv1 in base32 (`b` and at
+         *       least 50 of `a-z2-7`) or base36 (`k` and at least 50 of `0-9a-z`), as a CID of a SHA-256
+         *       multihash is;
          *     - `ar://<transaction id>[/path]`: 43 base64url characters;
-         *     - `s3://<bucket>/<key>`: an S3 bucket name (3-63 of `a-z`, `0-9`, `.`, `-`) and a key;
+         *     - `s3://<bucket>/<key>`: an S3 bucket name (3-63 of `a-z`, `0-9`, `.`, `-`, beginning and
+         *       ending with a letter or digit) and a key;
          *     - `https://…`: an absolute URL with a host and without user name or password.
          * @example ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi
          */

@@ -35,10 +35,11 @@ function firstSegment(path: string): string {
   return end === -1 ? path : path.slice(0, end);
 }
 
-function patternOf(path: string): RegExp {
+/** A spec path as express matches it; each parameter is a capture group, in order. */
+export function patternOf(path: string): RegExp {
   const source = path
     .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^$()|[\]\\]/g, "\\$&")))
+    .map((part) => (part.startsWith("{") ? "([^/]+)" : part.replace(/[.*+?^$()|[\]\\]/g, "\\$&")))
     .join("");
   return new RegExp(`^${source}/?$`, "i");
 }

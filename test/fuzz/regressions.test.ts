@@ -104,6 +104,15 @@ describe("REST", () => {
     expect(verdict.details.failures[0]).toMatch(/anchors holds an unknown anchor type an array/);
   });
 
+  it("refuses an unknown query parameter named with a stray bracket (the validator dropped it: 200)", async () => {
+    // Seeds 1878522325 and 1090401576: `?[*S_(=ref` and `?;$&[=...` were answered as if absent.
+    for (const query of ["%5B%2AS_%28=ref", "%3B%24%26%5B=1", "%5B=1", "x%5B=1", "a%5Bb%5D=1"]) {
+      const res = await fetch(`${svc.baseUrl}/health?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "validation_failed" });
+    }
+  });
+
   it("documents the 400 every operation answers to an unknown query parameter", async () => {
     for (const op of model.operations) expect(op.responses.has("400"), op.operationId).toBe(true);
     const res = await fetch(`${svc.baseUrl}/health?verbose=1`);

@@ -67,9 +67,9 @@ export function semanticProblems(
   return rule({ body, query: Object.fromEntries(input.query), state: input.state });
 }
 
-const CID = /^(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]+|k[0-9a-z]+)(\/.*)?$/;
+const CID = /^(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{50,}|k[0-9a-z]{50,})(\/.*)?$/;
 const AR_TX = /^[A-Za-z0-9_-]{43}(\/.*)?$/;
-const S3 = /^[a-z0-9.-]{3,63}\/.+$/;
+const S3 = /^(?=[a-z0-9.-]{3,63}\/)[a-z0-9]([a-z0-9.-]*[a-z0-9])?\/.+$/;
 
 /** The per-scheme rules of `ContentUri`. */
 function contentUriProblems(uris: unknown[]): string[] {
