@@ -158,7 +158,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   scrapeWebSocket(metrics, ws);
   if (rateLimiter) scrapeRateLimiter(metrics, rateLimiter);
   const metricsServer =
-    config.METRICS_ENABLED && !metricsOnRestPort(config) ? createMetricsServer(metrics, logger) : undefined;
+    config.METRICS_ENABLED && !metricsOnRestPort(config) ? createMetricsServer(metrics, logger, config) : undefined;
   readiness.set("ready");
   return {
     ctx,

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { Config } from "../config.js";
 
-type Limits = Pick<
+export type HttpLimits = Pick<
   Config,
   | "MAX_HEADER_BYTES"
   | "MAX_CONNECTIONS"
@@ -19,7 +19,7 @@ type Limits = Pick<
  * Upgraded WebSocket sockets leave these timers behind (ws clears the socket's idle timeout) and
  * are kept alive by their own ping frames.
  */
-export function createHttpServer(limits: Limits, app: http.RequestListener): http.Server {
+export function createHttpServer(limits: HttpLimits, app: http.RequestListener): http.Server {
   const server = http.createServer(
     {
       maxHeaderSize: limits.MAX_HEADER_BYTES,

@@ -1,13 +1,15 @@
-import http from "node:http";
+import type http from "node:http";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics/metrics.js";
+import { createHttpServer, type HttpLimits } from "./http-server.js";
 
 /**
  * The listener of `METRICS_PORT`: `GET /metrics` and nothing else, without keys or rate limits,
- * for a port that only the monitoring network reaches.
+ * for a port that only the monitoring network reaches. It keeps the REST listener's connection
+ * limits (header size, timeouts, connection cap), so a slow or flooding client cannot pin it.
  */
-export function createMetricsServer(metrics: Metrics, logger: Logger): http.Server {
-  return http.createServer((req, res) => {
+export function createMetricsServer(metrics: Metrics, logger: Logger, limits: HttpLimits): http.Server {
+  return createHttpServer(limits, (req, res) => {
     const path = new URL(req.url ?? "/", "http://metrics").pathname;
     if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
       json(res, 404, { detail: "not found" });

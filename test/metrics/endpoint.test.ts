@@ -55,6 +55,18 @@ describe("METRICS_PORT", () => {
     expect(svc.service.metricsServer!.listening).toBe(false);
   });
 
+  it("keeps the REST listener's limits: headers over MAX_HEADER_BYTES get 431, and MAX_CONNECTIONS holds", async () => {
+    const svc = await startService({ METRICS_PORT: "0", MAX_HEADER_BYTES: "2048", MAX_CONNECTIONS: "7" });
+    try {
+      const big = await fetch(`${svc.metricsUrl}/metrics`, { headers: { "x-padding": "a".repeat(4096) } });
+      expect(big.status).toBe(431);
+      expect((await fetch(`${svc.metricsUrl}/metrics`)).status).toBe(200);
+      expect(svc.service.metricsServer!.maxConnections).toBe(7);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it("is validated like every port", () => {
     expect(loadConfig({ METRICS_PORT: "9464", METRICS_HOST: "127.0.0.1" })).toMatchObject({
       METRICS_PORT: 9464,
