@@ -10,6 +10,7 @@ import { ExplorerService } from "./explorer/explorer-service.js";
 import { stampFingerprinter } from "./fingerprints/stamp-fingerprinter.js";
 import { authInterceptor } from "./grpc/auth-interceptor.js";
 import { grpcLimits } from "./grpc/limits.js";
+import type { GrpcListener } from "./grpc/listener.js";
 import { metricsInterceptor } from "./grpc/metrics-interceptor.js";
 import { createGrpcServer, type GrpcServer } from "./grpc/server.js";
 import { stampService } from "./grpc/stamp-service.js";
@@ -67,13 +68,15 @@ export interface BuildOptions {
    * it is built; without one build() makes the server.
    */
   http?: http.Server;
+  /** The same for gRPC: a listener already answering as starting (grpc/startup.ts). */
+  grpc?: GrpcListener;
 }
 
 export interface Service {
   ctx: AppContext;
-  /** The REST (and WebSocket) server, not yet listening. */
+  /** The REST (and WebSocket) server, not yet listening unless given as `options.http`. */
   http: http.Server;
-  /** The gRPC server (HTTP/2 cleartext), not yet listening. */
+  /** The gRPC server (HTTP/2 cleartext), not yet listening unless given as `options.grpc`. */
   grpc: GrpcServer;
   /** The WebSocket endpoint `/ws` on `http`; shutdown closes its connections with 1001. */
   ws: WsServer;
@@ -146,6 +149,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     interceptors: [authInterceptor(auth)],
     observers: [metricsInterceptor(metrics)],
     limits: grpcLimits(config),
+    listener: options.grpc,
   });
   // Vaults that fell due while the service was down expire (once) before it answers anyone.
   await vault.scheduler.tick();
@@ -158,7 +162,9 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   scrapeWebSocket(metrics, ws);
   if (rateLimiter) scrapeRateLimiter(metrics, rateLimiter);
   const metricsServer =
-    config.METRICS_ENABLED && !metricsOnRestPort(config) ? createMetricsServer(metrics, logger, config) : undefined;
+    config.METRICS_ENABLED && !metricsOnRestPort(config)
+      ? createMetricsServer(metrics, logger, config)
+      : undefined;
   readiness.set("ready");
   return {
     ctx,

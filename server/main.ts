@@ -3,6 +3,8 @@ import type { Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { build, type Service } from "./build.js";
 import { type Config, ConfigError, loadConfig, publicBaseUrl } from "./config.js";
+import { grpcLimits } from "./grpc/limits.js";
+import { GrpcListener } from "./grpc/listener.js";
 import { Readiness } from "./health/readiness.js";
 import { listen, shutdownGracefully } from "./lifecycle.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -13,20 +15,22 @@ import { describeStore } from "./store/describe.js";
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
-  // The REST listener comes first, answering 503 `starting` while migrations run, so probes and
-  // load balancers can tell a starting service from a dead one.
+  // Both listeners come first, answering `starting` (REST: 503; gRPC: health NOT_SERVING, other
+  // calls UNAVAILABLE) while migrations run, so probes and load balancers can tell a starting
+  // service from a dead one, and a port taken fails before any migration.
   const readiness = new Readiness();
   const http = createHttpServer(config, startupResponder(readiness));
+  const grpc = new GrpcListener(grpcLimits(config), readiness);
+  const grpcHost = config.GRPC_HOST ?? config.HOST;
   await listen(http, config.PORT, config.HOST);
+  await listen(grpc.server, config.GRPC_PORT, grpcHost);
   const rest = hostPort(config.HOST, portOf(http));
   logger.info(`REST listening on http://${rest} (starting: /ready answers 503 until migrations finish)`);
-  const service = await build(config, { logger, readiness, http });
-  logger.info(`WebSocket listening on ws://${rest}/ws`);
-  const grpcHost = config.GRPC_HOST ?? config.HOST;
-  await listen(service.grpc.server, config.GRPC_PORT, grpcHost);
   logger.info(
-    `gRPC listening on ${hostPort(grpcHost, portOf(service.grpc.server))} (HTTP/2 cleartext: gRPC, gRPC-Web and Connect; reflection and grpc.health.v1)`,
+    `gRPC listening on ${hostPort(grpcHost, portOf(grpc.server))} (HTTP/2 cleartext: gRPC, gRPC-Web and Connect; reflection and grpc.health.v1; starting: health answers NOT_SERVING until migrations finish)`,
   );
+  const service = await build(config, { logger, readiness, http, grpc });
+  logger.info(`WebSocket listening on ws://${rest}/ws`);
   const metricsHost = config.METRICS_HOST ?? config.HOST;
   if (service.metricsServer) await listen(service.metricsServer, config.METRICS_PORT!, metricsHost);
   logger.info(metricsLine(config, service.metricsServer, rest));

@@ -1,21 +1,17 @@
-import { setMaxListeners } from "node:events";
-import http2 from "node:http2";
 import type { DescFile } from "@bufbuild/protobuf";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
-import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
+import { createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { file_grpc_health_v1_health } from "../../gen/proto/grpc/health/v1/health_pb.js";
 import { file_grpc_reflection_v1_reflection } from "../../gen/proto/grpc/reflection/v1/reflection_pb.js";
 import type { Readiness } from "../health/readiness.js";
 import type { Logger } from "../logger.js";
-import { withCallerFaultsAsInvalidArgument } from "./caller-faults.js";
 import { peerAddressKey } from "./context-keys.js";
 import { errorInterceptor } from "./error-interceptor.js";
 import { healthRoutes } from "./health-service.js";
-import { closeIdleSessions } from "./idle-sessions.js";
 import type { GrpcLimits } from "./limits.js";
+import { GrpcListener } from "./listener.js";
 import { reflectionRoutes } from "./reflection-service.js";
-import { withPlainStatusMessages } from "./status-message.js";
 
 export interface GrpcOptions {
   logger: Logger;
@@ -27,23 +23,20 @@ export interface GrpcOptions {
   /** Outside the error mapping, so they see the status the client gets (metrics). */
   observers?: Interceptor[];
   limits: GrpcLimits;
+  /** A listener already answering as starting (main.ts); without one a new one is made. */
+  listener?: GrpcListener;
 }
 
-export interface GrpcServer {
-  server: http2.Http2Server;
-  /**
-   * Reports NOT_SERVING, ends streaming calls, stops accepting connections and lets unary calls in
-   * flight finish for up to `graceMs` before closing what is left.
-   */
-  shutdown(graceMs: number): Promise<void>;
-}
+/** What the rest of the service uses of the listener: its socket and its graceful shutdown. */
+export type GrpcServer = Pick<GrpcListener, "server" | "shutdown">;
 
-/** gRPC (and gRPC-Web and Connect) over HTTP/2 cleartext, with health and reflection. */
+/**
+ * gRPC (and gRPC-Web and Connect) over HTTP/2 cleartext, with health and reflection, handed to
+ * `options.listener` when main.ts already listens with one answering as starting.
+ */
 export function createGrpcServer(options: GrpcOptions): GrpcServer {
   const { readiness, limits } = options;
-  const stopping = new AbortController();
-  // Every call in flight listens on it (Connect links each call's signal to it): no leak past 10.
-  setMaxListeners(0, stopping.signal);
+  const listener = options.listener ?? new GrpcListener(limits, readiness);
   const files = [
     ...options.services.map((s) => s.file),
     file_grpc_health_v1_health,
@@ -61,42 +54,9 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
       ...(options.interceptors ?? []),
     ],
     contextValues: (req) => createContextValues().set(peerAddressKey, req.socket.remoteAddress ?? ""),
-    shutdownSignal: stopping.signal,
+    shutdownSignal: listener.shutdownSignal,
     readMaxBytes: limits.maxMessageBytes,
   });
-  const settings = {
-    maxConcurrentStreams: limits.maxConcurrentStreams,
-    maxHeaderListSize: limits.maxHeaderBytes,
-  };
-  const server = http2.createServer({ settings }, (req, res) => {
-    withPlainStatusMessages(res);
-    withCallerFaultsAsInvalidArgument(res);
-    handler(req, res);
-  });
-  server.maxConnections = limits.maxConnections;
-  closeIdleSessions(server, limits.idleTimeoutMs);
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on("session", (session) => {
-    sessions.add(session);
-    session.once("close", () => sessions.delete(session));
-  });
-  return {
-    server,
-    async shutdown(graceMs) {
-      readiness.set("stopping");
-      // One turn of the event loop lets watchers write NOT_SERVING before their streams end.
-      await new Promise((resolve) => setImmediate(resolve));
-      // The reason every running call's signal carries: streams still open end with UNAVAILABLE.
-      stopping.abort(new ConnectError("server is shutting down", Code.Unavailable));
-      const closed = server.listening
-        ? new Promise<void>((resolve) => server.close(() => resolve()))
-        : Promise.resolve();
-      for (const s of sessions) s.close();
-      const timer = setTimeout(() => {
-        for (const s of sessions) s.destroy();
-      }, graceMs);
-      await closed;
-      clearTimeout(timer);
-    },
-  };
+  listener.handOver(handler);
+  return listener;
 }

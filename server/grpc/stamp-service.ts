@@ -144,12 +144,17 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
   }
 
   healthCheck(req: HealthCheckRequest): HealthCheckResponse {
-    if (!healthServiceNames.has(req.service)) {
-      throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
-    }
-    const status = this.deps.readiness.ready ? Status.SERVING : Status.NOT_SERVING;
-    return create(HealthCheckResponseSchema, { status });
+    return stampHealthCheck(this.deps.readiness, req);
   }
+}
+
+/** StampService/HealthCheck, also answered while the service starts (grpc/startup.ts). */
+export function stampHealthCheck(readiness: Readiness, req: HealthCheckRequest): HealthCheckResponse {
+  if (!healthServiceNames.has(req.service)) {
+    throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
+  }
+  const status = readiness.ready ? Status.SERVING : Status.NOT_SERVING;
+  return create(HealthCheckResponseSchema, { status });
 }
 
 /** svc.v1.StampService over the application's stamps domain, limiter and event bus. */

@@ -42,10 +42,14 @@ export class ServerProcess {
   }
 
   /**
-   * Starts the server on free ports of 127.0.0.1 (PORT and GRPC_PORT 0) and resolves once both
-   * listeners log their addresses; rejects with its stderr when it exits or is too slow first.
+   * Starts the server on free ports of 127.0.0.1 (PORT and GRPC_PORT 0) and resolves once it logs
+   * `ready` (with `untilReady: false`, once both listeners log their addresses, which they do
+   * before migrations run); rejects with its stderr when it exits or is too slow first.
    */
-  static async start(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  static async start(
+    env: Record<string, string>,
+    { timeoutMs = 60_000, untilReady = true } = {},
+  ): Promise<ServerProcess> {
     const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
       cwd: root,
       env: serverEnv({ HOST: "127.0.0.1", PORT: "0", GRPC_PORT: "0", ...env, LOG_LEVEL: "info" }),
@@ -57,13 +61,15 @@ export class ServerProcess {
     const logs: LogLine[] = [];
     const ports = new Promise<{ rest: number; grpc: number }>((resolve) => {
       let rest: number | undefined;
+      let grpc: number | undefined;
       createInterface({ input: child.stdout! }).on("line", (text) => {
         const line = parseLine(text);
         if (!line) return;
         logs.push(line);
         rest ??= portIn(line.msg, /^REST (?:and WebSocket )?listening on http:\/\/\S+:(\d+)/);
-        const grpc = portIn(line.msg, /^gRPC listening on [^ ]+:(\d+)/);
-        if (rest !== undefined && grpc !== undefined) resolve({ rest, grpc });
+        grpc ??= portIn(line.msg, /^gRPC listening on [^ ]+:(\d+)/);
+        if (rest === undefined || grpc === undefined) return;
+        if (!untilReady || line.msg === "ready") resolve({ rest, grpc });
       });
     });
     let timer: NodeJS.Timeout | undefined;

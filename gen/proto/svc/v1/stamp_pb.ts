@@ -131,7 +131,9 @@
 //   CANCELLED           the caller cancelled the call.
 //   UNAVAILABLE         the server is shutting down (new calls are refused,
 //                       streams still open at the end of the grace period end
-//                       with it); clients may retry against another instance.
+//                       with it), or still starting ("the service is starting;
+//                       retry shortly": health answers NOT_SERVING meanwhile);
+//                       clients may retry, here later or on another instance.
 //   INTERNAL            an unexpected server failure. The message is generic
 //                       and never contains internals (stack traces, SQL, paths).
 
