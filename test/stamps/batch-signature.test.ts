@@ -12,7 +12,7 @@ import type { StampView } from "../../server/stamps/stamp-view.js";
 import { connectClient, sha3, sha256 } from "../grpc/fixture.js";
 import { issueKey } from "../helpers/keys.js";
 import { type RunningService, startService } from "../helpers/service.js";
-import { createIdentity, type StampDocument, type VerifyResponse } from "./helpers.js";
+import { createIdentity, type StampDocument, verifyOnServer } from "./helpers.js";
 import { type Mutation, mutations, tampered } from "./tampering.js";
 
 type Doc = Record<string, unknown> & StampDocument;
@@ -44,14 +44,7 @@ async function documentOf(id: string): Promise<StampDocument> {
   return (await (await fetch(`${svc.baseUrl}/stamps/${id}`)).json()).stamp_json;
 }
 
-const serverVerify = async (stampJson: unknown): Promise<VerifyResponse> =>
-  (
-    await fetch(`${svc.baseUrl}/verify`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ stamp_json: stampJson }),
-    })
-  ).json();
+const serverVerify = (stampJson: unknown) => verifyOnServer(svc, stampJson);
 
 /** Changes to the batch signature itself; each must fail the stamp it is made to. */
 const batchMutations: Mutation[] = [

@@ -45,3 +45,13 @@ export async function createIdentity(svc: RunningService, key: string): Promise<
   if (res.status !== 201) throw new Error(`POST /identity answered ${res.status}: ${await res.text()}`);
   return (await res.json()).identity_id;
 }
+
+/** `POST /verify` of a stamp document as a third party holds it. */
+export async function verifyOnServer(svc: RunningService, stampJson: unknown): Promise<VerifyResponse> {
+  const res = await fetch(`${svc.baseUrl}/verify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ stamp_json: stampJson }),
+  });
+  return res.json();
+}

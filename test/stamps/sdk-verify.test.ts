@@ -10,7 +10,7 @@ import {
   type StampDocument,
   type StampResponse,
   sha3,
-  type VerifyResponse,
+  verifyOnServer,
 } from "./helpers.js";
 import { forged, mutations, tampered } from "./tampering.js";
 
@@ -38,14 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const serverVerify = async (stampJson: unknown): Promise<VerifyResponse> =>
-  (
-    await fetch(`${svc.baseUrl}/verify`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ stamp_json: stampJson }),
-    })
-  ).json();
+const serverVerify = (stampJson: unknown) => verifyOnServer(svc, stampJson);
 
 describe("verifyStamp, offline", () => {
   it("gives the server's exact result for a stored stamp and its file", async () => {
