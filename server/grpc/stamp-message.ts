@@ -13,11 +13,11 @@ import type { StampProof } from "../proofs/stamp-evidence.js";
 import type { StampStatus as Status } from "../stamps/stamp-repository.js";
 import type { StampView } from "../stamps/stamp-view.js";
 
-/** The proto enum of each algorithm; the seed's enum has no BLAKE3 value (stamp.proto: UNSPECIFIED). */
+/** The proto enum of each algorithm (a Record, so an algorithm added to hashing/ must get its value). */
 export const algorithmEnum: Record<Algorithm, HashAlgorithm> = {
   "sha3-256": HashAlgorithm.SHA3_256,
   sha256: HashAlgorithm.SHA256,
-  blake3: HashAlgorithm.UNSPECIFIED,
+  blake3: HashAlgorithm.BLAKE3,
 };
 
 const statusEnum: Record<Status, StampStatus> = {

@@ -76,9 +76,9 @@ describe("CreateStamp", () => {
     expect(stamp?.id).toMatch(/^stp_[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
-  it("carries blake3 with HASH_ALGORITHM_UNSPECIFIED: the prefix is authoritative", async () => {
+  it("reports blake3 as HASH_ALGORITHM_BLAKE3", async () => {
     const { stamp } = await client.createStamp({ contentHash: `blake3:${"0".repeat(64)}` });
-    expect(stamp?.algorithm).toBe(HashAlgorithm.UNSPECIFIED);
+    expect(stamp?.algorithm).toBe(HashAlgorithm.BLAKE3);
     expect(stamp?.contentHash).toBe(`blake3:${"0".repeat(64)}`);
   });
 
