@@ -1,5 +1,6 @@
 import { invalid } from "../errors.js";
 import { type ContentHash, hashAlgorithms, isHashAlgorithm } from "../hashing/algorithms.js";
+import { quoted } from "./quoted.js";
 
 // Every supported algorithm has a 256-bit digest.
 const DIGEST_HEX_DIGITS = 64;
@@ -16,11 +17,11 @@ export function parseContentHash(text: string, field = "content_hash"): ContentH
   if (colon < 0) throw invalid(`${field}: missing the "<algorithm>:" prefix (${expected})`);
   const algorithm = text.slice(0, colon);
   if (!isHashAlgorithm(algorithm)) {
-    throw invalid(`${field}: unknown algorithm ${JSON.stringify(algorithm)} (${expected})`);
+    throw invalid(`${field}: unknown algorithm ${quoted(algorithm)} (${expected})`);
   }
   const hex = text.slice(colon + 1);
   const bad = /[^0-9a-fA-F]/.exec(hex);
-  if (bad) throw invalid(`${field}: ${algorithm} digest has a non-hex character ${JSON.stringify(bad[0])}`);
+  if (bad) throw invalid(`${field}: ${algorithm} digest has a non-hex character ${quoted(bad[0])}`);
   if (hex.length !== DIGEST_HEX_DIGITS) {
     throw invalid(`${field}: ${algorithm} digest must be ${DIGEST_HEX_DIGITS} hex digits, got ${hex.length}`);
   }

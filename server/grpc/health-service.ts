@@ -10,9 +10,15 @@ import {
 } from "../../gen/proto/grpc/health/v1/health_pb.js";
 import { StampService } from "../../gen/proto/svc/v1/stamp_pb.js";
 import type { Readiness } from "../health/readiness.js";
+import { quoted } from "./quoted.js";
 
 /** The names grpc.health.v1 answers for: "" is the whole server. */
 export const healthServiceNames = new Set(["", StampService.typeName]);
+
+/** NOT_FOUND for a name health does not answer for, quoting at most the start of it. */
+export function unknownService(name: string): ConnectError {
+  return new ConnectError(`unknown service ${quoted(name)}`, Code.NotFound);
+}
 
 const toProto = (ready: boolean) => (ready ? Status.SERVING : Status.NOT_SERVING);
 
@@ -25,7 +31,7 @@ export function healthRoutes(readiness: Readiness) {
     router.service(Health, {
       check(req: HealthCheckRequest): HealthCheckResponse {
         if (!healthServiceNames.has(req.service)) {
-          throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
+          throw unknownService(req.service);
         }
         return create(HealthCheckResponseSchema, { status: toProto(readiness.ready) });
       },

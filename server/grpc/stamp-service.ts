@@ -1,6 +1,5 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type BatchStampRequest,
   type BatchStampResponse,
@@ -35,7 +34,7 @@ import { type Batch, newBatchId, stampBatch } from "./batch-stamping.js";
 import { CallLimits } from "./call-limits.js";
 import { parseContentHash } from "./content-hash.js";
 import { principalOf } from "./context-keys.js";
-import { healthServiceNames } from "./health-service.js";
+import { healthServiceNames, unknownService } from "./health-service.js";
 import { readAhead } from "./read-ahead.js";
 import { requireBatchId, requireStampId, toHashStampRequest } from "./requests.js";
 import { toStampMessage } from "./stamp-message.js";
@@ -151,7 +150,7 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
 /** StampService/HealthCheck, also answered while the service starts (grpc/startup.ts). */
 export function stampHealthCheck(readiness: Readiness, req: HealthCheckRequest): HealthCheckResponse {
   if (!healthServiceNames.has(req.service)) {
-    throw new ConnectError(`unknown service "${req.service}"`, Code.NotFound);
+    throw unknownService(req.service);
   }
   const status = readiness.ready ? Status.SERVING : Status.NOT_SERVING;
   return create(HealthCheckResponseSchema, { status });

@@ -1,6 +1,7 @@
 import { invalid } from "../errors.js";
 import { type HashAlgorithm, isHashAlgorithm } from "../hashing/algorithms.js";
 import type { StampStatus, StoredStamp } from "../stamps/stamp-repository.js";
+import { quoted } from "./quoted.js";
 
 /** What a WatchStamps filter looks at. */
 export interface StampFacts {
@@ -25,23 +26,19 @@ export function parseWatchFilter(text: string): WatchFilter {
 
 function parseTerm(term: string): WatchFilter {
   const eq = term.indexOf("=");
-  if (eq < 0) throw invalid(`filter: term ${JSON.stringify(term)} is not name=value`);
+  if (eq < 0) throw invalid(`filter: term ${quoted(term)} is not name=value`);
   const name = term.slice(0, eq);
   const value = term.slice(eq + 1);
-  if (name === "") throw invalid(`filter: term ${JSON.stringify(term)} has an empty name`);
+  if (name === "") throw invalid(`filter: term ${quoted(term)} has an empty name`);
   if (name === "status") {
     if (!statuses.includes(value)) {
-      throw invalid(
-        `filter: unknown status ${JSON.stringify(value)} (expected pending, confirmed or anchored)`,
-      );
+      throw invalid(`filter: unknown status ${quoted(value)} (expected pending, confirmed or anchored)`);
     }
     return (stamp) => stamp.status === value;
   }
   if (name === "algorithm") {
     if (!isHashAlgorithm(value)) {
-      throw invalid(
-        `filter: unknown algorithm ${JSON.stringify(value)} (expected sha3-256, sha256 or blake3)`,
-      );
+      throw invalid(`filter: unknown algorithm ${quoted(value)} (expected sha3-256, sha256 or blake3)`);
     }
     return (stamp) => stamp.algorithm === value;
   }

@@ -32,6 +32,24 @@ describe("grpc.health.v1 (through @grpc/grpc-js)", () => {
   });
 });
 
+describe("an unknown service name of 70 KB", () => {
+  // Echoed whole, the name made a grpc-message trailer larger than clients accept (a stream reset).
+  const name = "n".repeat(70_000);
+  const details = `unknown service "${"n".repeat(64)}"… (70000 characters)`;
+
+  it("is a NOT_FOUND status from grpc.health.v1 Check, the name cut short", async () => {
+    const health = grpcJsClient("grpc/health/v1/health.proto", "grpc.health.v1.Health", svc.grpcPort);
+    await expect(unary(health, "Check", { service: name })).rejects.toMatchObject({ code: 5, details });
+    health.close();
+  });
+
+  it("is a NOT_FOUND status from StampService/HealthCheck, the name cut short", async () => {
+    const client = grpcJsClient("svc/v1/stamp.proto", "svc.v1.StampService", svc.grpcPort);
+    await expect(unary(client, "HealthCheck", { service: name })).rejects.toMatchObject({ code: 5, details });
+    client.close();
+  });
+});
+
 describe("svc.v1.StampService/HealthCheck", () => {
   it("answers SERVING through a Connect client speaking gRPC", async () => {
     const client = createClient(StampService, createGrpcTransport({ baseUrl: svc.grpcUrl }));

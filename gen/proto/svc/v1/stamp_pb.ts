@@ -120,6 +120,9 @@
 //                       metadata, algorithm disagreeing with the content_hash
 //                       prefix, too many batch items, bad WatchStamps filter.
 //                       The message names the field and the problem.
+//                       Status messages quote at most the first 64
+//                       characters of a value the caller sent, then its
+//                       length: `unknown service "abc…" (70000 characters)`.
 //   NOT_FOUND           GetStamp / Verify for a stamp_id that matches no stamp;
 //                       HealthCheck for an unknown service name.
 //   UNAUTHENTICATED     a presented API key is malformed, unknown or revoked.
@@ -942,8 +945,8 @@ export const StampService: GenService<{
    * or "svc.v1.StampService": SERVING when healthy, NOT_SERVING while shutting
    * down. The standard grpc.health.v1.Health/Check answers the same.
    *
-   * Errors: NOT_FOUND (unknown service name), UNAUTHENTICATED (a bad key was
-   * presented). Not rate limited.
+   * Errors: NOT_FOUND (unknown service name, quoted up to 64 characters),
+   * UNAUTHENTICATED (a bad key was presented). Not rate limited.
    *
    * @generated from rpc svc.v1.StampService.HealthCheck
    */
