@@ -41,6 +41,8 @@ const maxConnections = String(Math.max(...SIZES) + 1000);
 const env = stampdEnv(join(dir.path, "stampd"), {
   RATE_LIMIT_ENABLED: "false",
   MAX_CONNECTIONS: maxConnections,
+  // Every subscriber connects from this machine, one client address.
+  MAX_CONNECTIONS_PER_CLIENT: maxConnections,
 });
 const servers: Record<Name, Started<{ http: number }>> = {
   stampd: await start("bench/lib/ws-server.ts", {

@@ -54,6 +54,9 @@ export const configSchema = z
     RATE_LIMIT_CLEANUP_INTERVAL_SECONDS: positiveInt.default(300),
     RATE_LIMIT_MAX_TRACKED_CLIENTS: positiveInt.default(10_000),
     RATE_LIMIT_STALE_SECONDS: positiveInt.default(3600),
+    // Pages people reload (the verification page, the dashboard and its data) have a budget of
+    // their own per client, apart from the API's (server/ratelimit/paths.ts); 0 = not limited.
+    PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(120),
     SERVICE_BASE_URL: z.url().optional(),
     CORS_ORIGINS: list.default(["*"]),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -76,6 +79,9 @@ export const configSchema = z
     // WebSocket listener (server/rest/http-server.ts), the gRPC listener (server/grpc/server.ts).
     MAX_HEADER_BYTES: positiveInt.min(1024).default(16 * 1024),
     MAX_CONNECTIONS: positiveInt.default(10_000),
+    // Of those, one client address (IPv6: its IPV6_PREFIX_LENGTH network) may hold this many;
+    // trusted proxies are not capped (server/ratelimit/connection-cap.ts).
+    MAX_CONNECTIONS_PER_CLIENT: positiveInt.default(100),
     HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(30_000),
     HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(3_600_000),
     HTTP_IDLE_TIMEOUT_MS: positiveInt.default(60_000),
@@ -115,11 +121,12 @@ export const configSchema = z
       )
       .optional(),
     VALIDATE_RESPONSES: bool.optional(),
-    // `none`: no peer's forwarding headers are believed (an empty value means the default).
+    // Whose X-Forwarded-For / X-Real-IP are believed. `none` (the default): nobody's, since any
+    // local process (a sidecar, a tunnel) could otherwise choose its own client address.
     TRUSTED_PROXIES: list
       .transform((entries) => (entries.length === 1 && entries[0] === "none" ? [] : entries))
       .refine((entries) => entries.every(isAddressOrRange), "each entry must be an IP address or a CIDR")
-      .default(["127.0.0.1/8", "::1"]),
+      .default([]),
     IPV6_PREFIX_LENGTH: z.coerce.number().int().min(1).max(128).default(56),
     AUTH_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
     // Proofs and anchoring (docs/design.md "Proofs and anchoring").

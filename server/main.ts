@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
+import { trustedProxiesLine } from "./auth/client-address.js";
 import { build, type Service } from "./build.js";
 import { type Config, ConfigError, loadConfig, publicBaseUrl } from "./config.js";
 import { grpcLimits } from "./grpc/limits.js";
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   if (service.metricsServer) await listen(service.metricsServer, config.METRICS_PORT!, metricsHost);
   logger.info(metricsLine(config, service.metricsServer, rest));
   logger.info(`store: ${describeStore(config)}`);
+  logger.info(trustedProxiesLine(config.TRUSTED_PROXIES));
   logger.info(`docs: ${docsBase(config, portOf(http))}/docs (Swagger UI), /redoc (ReDoc), /openapi.json`);
   logger.info("ready");
   handleSignals(config, logger, service);

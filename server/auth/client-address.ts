@@ -59,6 +59,12 @@ export class ClientAddresses {
     return client;
   }
 
+  /** Whether the peer `text` is a trusted proxy (the per-client connection cap spares it). */
+  isTrustedPeer(text: string | undefined): boolean {
+    const peer = parseAddress(text);
+    return peer !== undefined && this.isTrusted(peer);
+  }
+
   private isTrusted(address: Address): boolean {
     return this.trusted.some(([net, bits]) => address.kind() === net.kind() && address.match(net, bits));
   }
@@ -80,6 +86,14 @@ function parseAddress(text: string | undefined): Address | undefined {
   const address = valid ? ipaddr.process(value) : undefined;
   if (value.length <= CACHED_LENGTH) parsed.set(value, { address });
   return address;
+}
+
+/** The start-up log line saying whose forwarding headers are believed. */
+export function trustedProxiesLine(trustedProxies: string[]): string {
+  if (trustedProxies.length === 0) {
+    return "trusted proxies: none (X-Forwarded-For and X-Real-IP are ignored; TRUSTED_PROXIES names a proxy)";
+  }
+  return `trusted proxies: ${trustedProxies.join(", ")} (X-Forwarded-For and X-Real-IP believed from these peers only)`;
 }
 
 /** Whether a `TRUSTED_PROXIES` entry is an IP or a CIDR; used by the configuration schema. */

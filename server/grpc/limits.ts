@@ -1,4 +1,5 @@
 import type { Config } from "../config.js";
+import type { ConnectionCapSettings } from "../ratelimit/connection-cap.js";
 
 /** Per-connection limits of the gRPC listener (docs/design.md "Limits"). */
 export interface GrpcLimits {
@@ -12,6 +13,8 @@ export interface GrpcLimits {
   maxConnections: number;
   /** A connection with no call in flight for this long is closed (GOAWAY). */
   idleTimeoutMs: number;
+  /** Connections one client address may hold, as on the REST listener. */
+  perClient: ConnectionCapSettings;
 }
 
 export function grpcLimits(config: Config): GrpcLimits {
@@ -21,5 +24,10 @@ export function grpcLimits(config: Config): GrpcLimits {
     maxMessageBytes: config.GRPC_MAX_MESSAGE_BYTES,
     maxConnections: config.MAX_CONNECTIONS,
     idleTimeoutMs: config.GRPC_IDLE_TIMEOUT_MS,
+    perClient: {
+      MAX_CONNECTIONS_PER_CLIENT: config.MAX_CONNECTIONS_PER_CLIENT,
+      TRUSTED_PROXIES: config.TRUSTED_PROXIES,
+      IPV6_PREFIX_LENGTH: config.IPV6_PREFIX_LENGTH,
+    },
   };
 }

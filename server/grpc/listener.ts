@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Readiness } from "../health/readiness.js";
+import { capConnectionsPerClient } from "../ratelimit/connection-cap.js";
 import { withCallerFaultsAsInvalidArgument } from "./caller-faults.js";
 import { closeIdleSessions } from "./idle-sessions.js";
 import type { GrpcLimits } from "./limits.js";
@@ -41,6 +42,7 @@ export class GrpcListener {
       this.handler(req, res);
     });
     this.server.maxConnections = limits.maxConnections;
+    capConnectionsPerClient(this.server, limits.perClient);
     closeIdleSessions(this.server, limits.idleTimeoutMs);
     // Tracked from the first connection: one opened while starting must be closed by a shutdown too.
     this.server.on("session", (session) => {

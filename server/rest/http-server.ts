@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { Config } from "../config.js";
+import { type ConnectionCapSettings, capConnectionsPerClient } from "../ratelimit/connection-cap.js";
 
 export type HttpLimits = Pick<
   Config,
@@ -9,13 +10,15 @@ export type HttpLimits = Pick<
   | "HTTP_REQUEST_TIMEOUT_MS"
   | "HTTP_IDLE_TIMEOUT_MS"
   | "HTTP_KEEP_ALIVE_TIMEOUT_MS"
->;
+> &
+  ConnectionCapSettings;
 
 /**
  * The REST and WebSocket listener with its connection limits (docs/design.md "Limits"): a client
  * that sends its headers too slowly gets 408 and is disconnected (slowloris), as is one whose
  * whole request takes too long or whose connection stays silent mid-request (a stalled upload);
- * headers above MAX_HEADER_BYTES get 431; connections beyond MAX_CONNECTIONS are dropped on accept.
+ * headers above MAX_HEADER_BYTES get 431; connections beyond MAX_CONNECTIONS, or beyond
+ * MAX_CONNECTIONS_PER_CLIENT from one client address, are dropped on accept.
  * Upgraded WebSocket sockets leave these timers behind (ws clears the socket's idle timeout) and
  * are kept alive by their own ping frames.
  */
@@ -34,5 +37,6 @@ export function createHttpServer(limits: HttpLimits, app: http.RequestListener):
   );
   server.timeout = limits.HTTP_IDLE_TIMEOUT_MS;
   server.maxConnections = limits.MAX_CONNECTIONS;
+  capConnectionsPerClient(server, limits);
   return server;
 }

@@ -38,7 +38,7 @@ describe("REST client identification", () => {
     });
   });
 
-  it("takes the first untrusted hop, right to left, behind trusted proxies (loopback by default)", async () => {
+  it("takes the first untrusted hop, right to left, behind trusted proxies (loopback, as the test helper sets it)", async () => {
     const principalOf = await echoPrincipal({});
     const given = { "x-forwarded-for": "6.6.6.6, 198.51.100.7, 127.0.0.5" };
     expect(await principalOf(given)).toMatchObject({ tier: "anonymous", clientKey: "ip:198.51.100.7" });

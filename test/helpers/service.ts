@@ -40,6 +40,9 @@ export async function startService(
     // The proof pipeline runs when a test calls service.proofs.pipeline.tick(), not on a timer,
     // so a stamp's state never changes under a test that did not ask for it.
     BATCH_INTERVAL_MS: "3600000",
+    // Suites speak for many clients through X-Forwarded-For from this machine, as from a proxy on
+    // it; the service's own default trusts none (tests of that pass TRUSTED_PROXIES: "none").
+    TRUSTED_PROXIES: "127.0.0.1/8,::1",
     ...env,
   });
   const service = await build(config, options);

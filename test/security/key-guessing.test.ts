@@ -10,8 +10,8 @@ import { refusedUpgrade } from "../ws/ws-client.js";
 
 // Guessing API keys yields nothing: every refused key gets the same answer, and refusals are
 // charged to the guesser's address (server/ratelimit/failed-auth.ts), so guessing is throttled.
-// A manual clock: no tokens come back while a test runs. Loopback is a trusted proxy by default,
-// so each test speaks for a client address of its own through X-Forwarded-For.
+// A manual clock: no tokens come back while a test runs. The test helper trusts loopback as a
+// proxy, so each test speaks for a client address of its own through X-Forwarded-For.
 let svc: RunningService;
 let valid: { key: string; keyId: string };
 let revoked: string;
@@ -152,5 +152,44 @@ describe("X-Forwarded-For from an untrusted peer", () => {
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe("the default TRUSTED_PROXIES (none)", () => {
+  let defaults: RunningService;
+  beforeAll(async () => {
+    // An empty value is the service's own default, replacing the test helper's trusted loopback.
+    defaults = await startService({ TRUSTED_PROXIES: "" }, { clock: new ManualClock() });
+  });
+  afterAll(() => defaults.close());
+
+  const bad = (n: number) => `svc_live_${String(n).padStart(43, "N")}`;
+  const spoofed = (n: number) => ({
+    "x-forwarded-for": `198.18.${n >> 8}.${n & 0xff}`,
+    "x-real-ip": `198.19.0.${n & 0xff}`,
+  });
+
+  it("believes no local peer: 300 guesses with rotating forwarded addresses, all but 5 refused", async () => {
+    expect(defaults.config.TRUSTED_PROXIES).toEqual([]);
+    const statuses: number[] = [];
+    for (let n = 0; n < 300; n++) {
+      const res = await fetch(`${defaults.baseUrl}/presets`, {
+        headers: { ...spoofed(n), authorization: `Bearer ${bad(n)}` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(295);
+  });
+
+  it("charges the WebSocket upgrade and gRPC calls to the peer too, whatever address they forward", async () => {
+    const headers = { ...spoofed(1000), authorization: `Bearer ${bad(1000)}` };
+    expect((await refusedUpgrade(defaults.baseUrl, { headers })).status).toBe(429);
+    const client = grpcJsStampClient(defaults);
+    const md = metadata({ ...spoofed(1001), authorization: `Bearer ${bad(1001)}` });
+    await expect(unary(client, "CreateStamp", { content_hash: sha3("spoofed") }, md)).rejects.toMatchObject({
+      code: Status.RESOURCE_EXHAUSTED,
+    });
+    client.close();
   });
 });

@@ -11,9 +11,10 @@ export interface RawSocket {
   trickle(text: string, everyMs: number): void;
 }
 
-export async function rawConnect(url: string): Promise<RawSocket> {
+/** @param localAddress the address to connect from (any of 127.0.0.0/8 works on loopback). */
+export async function rawConnect(url: string, localAddress?: string): Promise<RawSocket> {
   const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
+  const socket = net.connect({ port: Number(port), host: hostname, localAddress });
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", resolve);
     socket.once("error", reject);

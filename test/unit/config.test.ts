@@ -33,9 +33,9 @@ describe("configuration", () => {
     }
   });
 
-  it("trusts loopback proxies by default, the listed ones when set, and none with `none`", () => {
-    expect(loadConfig({}).TRUSTED_PROXIES).toEqual(["127.0.0.1/8", "::1"]);
-    expect(loadConfig({ TRUSTED_PROXIES: "" }).TRUSTED_PROXIES).toEqual(["127.0.0.1/8", "::1"]);
+  it("trusts no proxy by default, the listed ones when set, and none with `none`", () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: "" }).TRUSTED_PROXIES).toEqual([]);
     expect(loadConfig({ TRUSTED_PROXIES: "10.0.0.1, 10.1.0.0/16" }).TRUSTED_PROXIES).toEqual([
       "10.0.0.1",
       "10.1.0.0/16",
