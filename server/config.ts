@@ -12,7 +12,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
 // Vault deadlines: inside the bounds the spec's schemas declare (60 s to 10 years).
 const seconds = z.coerce.number().int().min(60).max(315_360_000);
-const decimal = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, "must be a decimal such as 0.50");
+const decimal = z.string().regex(/^\d{1,15}(\.\d{1,18})?$/, "must be a decimal such as 0.50");
 const list = z.string().transform((v) =>
   v
     .split(",")

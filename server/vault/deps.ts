@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import type { EventBus } from "../events/bus.js";
 import type { ReceiptChecker } from "./fees/receipt-check.js";
 import type { FeeSchedule } from "./fees/schedule.js";
+import type { VaultLocks } from "./vault-locks.js";
 import type { VaultRepository } from "./vault-repository.js";
 
 export type VaultSettings = Pick<
@@ -23,4 +24,6 @@ export interface VaultDeps {
   events: EventBus;
   fees: FeeSchedule;
   receipts: ReceiptChecker;
+  /** Per-vault turns for this process's heartbeats (vault-locks.ts). */
+  locks: VaultLocks;
 }

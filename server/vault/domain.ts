@@ -9,6 +9,7 @@ import { trustedIssuers } from "./fees/issuer-keys.js";
 import { ReceiptChecker } from "./fees/receipt-check.js";
 import { feeSchedule } from "./fees/schedule.js";
 import { VaultScheduler } from "./scheduler.js";
+import { VaultLocks } from "./vault-locks.js";
 import { VaultService } from "./vault-service.js";
 
 export interface VaultDomain {
@@ -30,7 +31,8 @@ export function createVaultDomain({ config, logger, clock, store, events }: Part
   checkVaultConfig(config, logger);
   const fees = feeSchedule(config);
   const receipts = new ReceiptChecker(fees, trustedIssuers(config, logger), clock);
-  const deps: VaultDeps = { settings: config, clock, repo: store.vaults, events, fees, receipts };
+  const locks = new VaultLocks();
+  const deps: VaultDeps = { settings: config, clock, repo: store.vaults, events, fees, receipts, locks };
   return {
     deps,
     service: new VaultService(deps),

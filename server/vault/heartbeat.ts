@@ -6,7 +6,7 @@ import { batchCost } from "./fees/schedule.js";
 import { batchSizeError, rejectIfAny } from "./limits.js";
 import { nextState, transition } from "./state.js";
 import { publishVaultEvent } from "./vault-events.js";
-import type { VaultChange, VaultRecord } from "./vault-repository.js";
+import type { FeePayment, VaultChange, VaultRecord } from "./vault-repository.js";
 
 /** A renewed vault as it is after the heartbeat. */
 export interface Renewal {
@@ -52,13 +52,20 @@ function announce(deps: VaultDeps, vault: VaultRecord, change: VaultChange): Ren
   return { vault: renewed, heartbeatAt };
 }
 
-/** Renews an active vault of the caller; the receipt is recorded in the same transaction. */
+/**
+ * Renews an active vault of the caller; the receipt is recorded in the same transaction. This
+ * process's heartbeats of one vault take turns (vault-locks.ts), so parallel ones do not race.
+ */
 export function heartbeat(
   deps: VaultDeps,
   accountId: string,
   vaultId: string,
   receipt: string,
 ): Promise<Renewal> {
+  return deps.locks.with([vaultId], () => renew(deps, accountId, vaultId, receipt));
+}
+
+function renew(deps: VaultDeps, accountId: string, vaultId: string, receipt: string): Promise<Renewal> {
   return untilWritten(async () => {
     const vault = await findOwnVault(deps, accountId, vaultId);
     transition(vault.id, vault.state, "heartbeat");
@@ -91,6 +98,15 @@ export async function batchHeartbeat(
     what: `this batch of ${distinct} vault${distinct === 1 ? "" : "s"}`,
     usedFor: "batch",
   });
+  return deps.locks.with(vaultIds, () => renewBatch(deps, accountId, vaultIds, payment));
+}
+
+function renewBatch(
+  deps: VaultDeps,
+  accountId: string,
+  vaultIds: string[],
+  payment: FeePayment,
+): Promise<BatchOutcome> {
   return untilWritten(async () => {
     const now = deps.clock.now();
     const { candidates, failed } = await sortBatch(deps, accountId, vaultIds);

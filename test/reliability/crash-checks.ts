@@ -133,10 +133,13 @@ export async function checkVaults(db: Inspection, ledger: Ledger): Promise<strin
     if (receiptsOf !== count)
       problems.push(`vault ${row.id}: ${count} heartbeats but ${receiptsOf} receipts`);
   }
-  const [totals] = await db.rows<{ total: string }>("SELECT total FROM fee_totals WHERE currency = 'USDC'");
+  // The total is stored in 10^-18 units (migration 0007).
+  const [totals] = await db.rows<{ units: string }>(
+    "SELECT CAST(units AS TEXT) AS units FROM fee_totals WHERE currency = 'USDC'",
+  );
   const sum = receipts.reduce((acc, r) => acc + atto(r.amount), 0n);
-  if (atto(totals?.total ?? "0") !== sum)
-    problems.push(`fee total ${totals?.total} is not the receipts' sum`);
+  if (BigInt(totals?.units ?? "0") !== sum)
+    problems.push(`fee total ${totals?.units} units is not the receipts' sum`);
   for (const sleeper of ledger.sleepers.values()) {
     const row = vaults.get(sleeper.id);
     if (!row) problems.push(`vault ${sleeper.id} is gone`);

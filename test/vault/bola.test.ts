@@ -82,7 +82,7 @@ describe("another account's vault", () => {
   it("batchHeartbeat: cannot renew it (reported not_found); createHeartbeatGroup: cannot group it (404)", async () => {
     const batch = await f.call("POST", "/vault/batch-heartbeat", intruder, {
       vault_ids: [vaultId],
-      fee_receipt: f.receipt("0.45"),
+      fee_receipt: f.receipt("0.50"),
     });
     expect(batch.body).toMatchObject({
       renewed: 0,

@@ -37,7 +37,9 @@ describe("the fee schedule", () => {
 
   it("costs a batch n × fee × (1 − discount), without rounding", () => {
     expect(formatDecimal(batchCost(schedule, 3))).toBe("1.35");
-    expect(formatDecimal(batchCost(schedule, 1))).toBe("0.45");
+    expect(formatDecimal(batchCost(schedule, 2))).toBe("0.90");
+    // The discount is for batching: one vault costs a plain heartbeat.
+    expect(formatDecimal(batchCost(schedule, 1))).toBe("0.50");
     const odd = feeSchedule(loadConfig({ VAULT_HEARTBEAT_FEE: "0.33", VAULT_BATCH_DISCOUNT: "0.125" }));
     expect(formatDecimal(batchCost(odd, 7))).toBe("2.02125");
   });

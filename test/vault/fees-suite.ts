@@ -78,6 +78,56 @@ export function feesSuite(engine: TestEngine) {
         },
       );
 
+      it("refuses an amount of 10^15 or more (422), so no receipt can swamp the totals (issue #21)", async () => {
+        const vault = await f.create(alice);
+        const huge = "999999999999999999999999999999.999999999999999999";
+        await expect(f.vaults.heartbeat(alice, vault.id, f.receipt(huge))).rejects.toMatchObject({
+          reason: "fee_receipt_invalid",
+          message: expect.stringContaining("below 10^15 with at most 18 decimals"),
+        });
+        await expect(
+          f.vaults.heartbeat(alice, vault.id, f.receipt("1000000000000000")),
+        ).rejects.toMatchObject({
+          reason: "fee_receipt_invalid",
+        });
+        expect(await receiptsUsed()).toEqual([]);
+      });
+
+      it("sums the largest receipts exactly, past what one amount may be", async () => {
+        const vault = await f.create(alice);
+        const largest = "999999999999999.999999999999999999";
+        for (let i = 0; i < 3; i++) await f.vaults.heartbeat(alice, vault.id, f.receipt(largest));
+        expect(await f.domain.deps.repo.stats("USDC")).toMatchObject({
+          heartbeats: 3,
+          feesCollected: "2999999999999999.999999999999999997",
+        });
+        await f.vaults.heartbeat(alice, vault.id, f.receipt("0.50"));
+        expect((await f.domain.deps.repo.stats("USDC")).feesCollected).toBe(
+          "3000000000000000.499999999999999997",
+        );
+      });
+
+      it("counts parallel heartbeats of one vault from two instances once each (issue #21)", async () => {
+        const twin = await f.twin();
+        try {
+          const vault = await f.create(alice);
+          const instances = [f, twin];
+          await Promise.all(
+            Array.from({ length: 40 }, (_, i) => {
+              const on = instances[i % 2]!;
+              return on.vaults.heartbeat(alice, vault.id, on.receipt("0.75"));
+            }),
+          );
+          expect((await f.vaults.get(alice, vault.id)).heartbeatCount).toBe(40);
+          expect(await f.domain.deps.repo.stats("USDC")).toMatchObject({
+            heartbeats: 40,
+            feesCollected: "30.00",
+          });
+        } finally {
+          await twin.close();
+        }
+      });
+
       it("says what the receipt covers and what it should", async () => {
         const vault = await f.create(alice);
         await expect(f.vaults.heartbeat(alice, vault.id, f.receipt("0.1"))).rejects.toThrow(
@@ -132,7 +182,7 @@ export function feesSuite(engine: TestEngine) {
 
       it("keeps the receipt unused when no vault could be renewed", async () => {
         const theirs = await f.create(bob);
-        const receipt = f.receipt("0.45");
+        const receipt = f.receipt("0.50");
         const outcome = await f.vaults.batchHeartbeat(alice, [theirs.id], receipt);
         expect(outcome).toMatchObject({ renewed: [], failed: [{ code: "not_found" }] });
         expect(await receiptsUsed()).toEqual([]);
@@ -142,9 +192,22 @@ export function feesSuite(engine: TestEngine) {
         });
       });
 
+      it("gives no discount to a batch of one vault (issue #21)", async () => {
+        const a = await f.create(alice);
+        await expect(f.vaults.batchHeartbeat(alice, [a.id, a.id], f.receipt("0.45"))).rejects.toMatchObject({
+          reason: "fee_insufficient",
+          message: "fee receipt covers 0.45 USDC; this batch of 1 vault costs 0.50 USDC",
+        });
+        await f.vaults.batchHeartbeat(alice, [a.id, a.id], f.receipt("0.50"));
+        expect(await f.domain.deps.repo.stats("USDC")).toMatchObject({
+          heartbeats: 1,
+          feesCollected: "0.50",
+        });
+      });
+
       it("refuses a replayed receipt as a whole (409)", async () => {
         const a = await f.create(alice);
-        const receipt = f.receipt("0.45");
+        const receipt = f.receipt("0.50");
         await f.vaults.batchHeartbeat(alice, [a.id], receipt);
         await expect(f.vaults.batchHeartbeat(alice, [a.id], receipt)).rejects.toMatchObject({
           reason: "fee_receipt_used",

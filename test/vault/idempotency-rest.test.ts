@@ -41,7 +41,7 @@ describe("Idempotency-Key", () => {
 
   it("replays a batch heartbeat", async () => {
     const vault = await f.createVault(key);
-    const body = { vault_ids: [vault.id], fee_receipt: f.receipt("0.45") };
+    const body = { vault_ids: [vault.id], fee_receipt: f.receipt("0.50") };
     const first = await f.call("POST", "/vault/batch-heartbeat", key, body, withKey("batch-1"));
     const again = await f.call("POST", "/vault/batch-heartbeat", key, body, withKey("batch-1"));
     expect(again.body).toEqual(first.body);

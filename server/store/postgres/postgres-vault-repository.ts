@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { decimal, formatDecimal } from "../../vault/fees/decimal.js";
+import { decimal, formatDecimal, parseMinorUnits, toMinorUnits } from "../../vault/fees/decimal.js";
 import type { VaultState } from "../../vault/state.js";
 import type {
   ClaimRequest,
@@ -73,7 +73,9 @@ export class PostgresVaultRepository implements VaultRepository {
   async update(changes: VaultChange[], payment?: FeePayment): Promise<WriteOutcome> {
     return this.transaction<"stale" | "receipt_used">(async (client) => {
       if (payment) await recordPayment(client, payment);
-      for (const change of changes) await applyChange(client, change);
+      // Rows locked in id order: two writers of overlapping sets cannot each hold what the other waits for.
+      const byId = [...changes].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      for (const change of byId) await applyChange(client, change);
     });
   }
 
@@ -138,12 +140,15 @@ export class PostgresVaultRepository implements VaultRepository {
          coalesce(sum(heartbeat_count), 0)::float8 AS heartbeats, -- exact below 2^53
          count(*) FILTER (WHERE released_at IS NOT NULL)::int AS releases,
          count(*) FILTER (WHERE state = 'burned')::int AS burns,
-         (SELECT total::text FROM fee_totals WHERE currency = $1) AS fees
+         (SELECT units::text FROM fee_totals WHERE currency = $1) AS fees
        FROM vaults`,
       [currency],
     );
     const { fees, ...counts } = rows[0]!;
-    return { ...counts, feesCollected: formatDecimal(decimal(fees ?? "0")) };
+    // NUMERIC(1000, 0) prints digits only, which BigInt reads at any length.
+    const total = parseMinorUnits(fees ?? "0");
+    if (!total) throw new Error(`fee total of ${currency} is not a count of units: ${fees}`);
+    return { ...counts, feesCollected: formatDecimal(total) };
   }
 
   async countByState(): Promise<Partial<Record<VaultState, number>>> {
@@ -239,7 +244,10 @@ async function applyChange(client: pg.PoolClient, change: VaultChange, returning
   return rows[0]!.value;
 }
 
-/** Consumes the receipt (its id is the primary key) and adds its amount to the exact running total. */
+/**
+ * Consumes the receipt (its id is the primary key) and adds its amount, in 10^-18 units, to the
+ * exact running total: the addition is in the upsert, so concurrent instances lose no update.
+ */
 async function recordPayment(client: pg.PoolClient, p: FeePayment): Promise<void> {
   const used = await client.query(
     `INSERT INTO fee_receipts (id, amount, currency, recipient, used_at, used_for) VALUES ($1, $2, $3, $4, $5, $6)
@@ -248,8 +256,8 @@ async function recordPayment(client: pg.PoolClient, p: FeePayment): Promise<void
   );
   if (used.rowCount !== 1) throw new Rollback("receipt_used");
   await client.query(
-    `INSERT INTO fee_totals (currency, total) VALUES ($1, $2::numeric)
-     ON CONFLICT (currency) DO UPDATE SET total = fee_totals.total + excluded.total`,
-    [p.currency, p.amount],
+    `INSERT INTO fee_totals (currency, units) VALUES ($1, $2::numeric)
+     ON CONFLICT (currency) DO UPDATE SET units = fee_totals.units + excluded.units`,
+    [p.currency, toMinorUnits(decimal(p.amount)).toString()],
   );
 }

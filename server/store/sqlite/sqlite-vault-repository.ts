@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { add, decimal, formatDecimal } from "../../vault/fees/decimal.js";
+import { decimal, formatDecimal, parseMinorUnits, toMinorUnits } from "../../vault/fees/decimal.js";
 import type { VaultState } from "../../vault/state.js";
 import type {
   ClaimRequest,
@@ -122,8 +122,7 @@ export class SqliteVaultRepository implements VaultRepository {
 
   async stats(currency: string): Promise<VaultStats> {
     const counts = this.sql.stats.get() as Omit<VaultStats, "feesCollected">;
-    const fees = this.sql.feeTotal.get(currency) as { total: string } | undefined;
-    return { ...counts, feesCollected: formatDecimal(decimal(fees?.total ?? "0")) };
+    return { ...counts, feesCollected: formatDecimal(this.feeTotal(currency)) };
   }
 
   async countByState(): Promise<Partial<Record<VaultState, number>>> {
@@ -207,9 +206,16 @@ export class SqliteVaultRepository implements VaultRepository {
       p.usedFor,
     );
     if (used.changes !== 1) throw new Rollback("receipt_used");
-    const current = this.sql.feeTotal.get(p.currency) as { total: string } | undefined;
-    const total = add(decimal(current?.total ?? "0"), decimal(p.amount));
-    this.sql.upsertTotal.run(p.currency, formatDecimal(total, 0));
+    const total = this.feeTotal(p.currency).units + toMinorUnits(decimal(p.amount));
+    this.sql.upsertTotal.run(p.currency, total.toString());
+  }
+
+  /** The running total in 10^-18 units; its CHECK keeps it digits, which BigInt reads at any length. */
+  private feeTotal(currency: string) {
+    const row = this.sql.feeTotal.get(currency) as { units: string } | undefined;
+    const total = parseMinorUnits(row?.units ?? "0");
+    if (!total) throw new Error(`fee total of ${currency} is not a count of units: ${row?.units}`);
+    return total;
   }
 
   /** Runs `work` in a transaction; a Rollback becomes its outcome, anything else propagates. */
@@ -274,9 +280,9 @@ function prepare(db: Database.Database) {
       `INSERT INTO fee_receipts (id, amount, currency, recipient, used_at, used_for) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO NOTHING`,
     ),
-    feeTotal: db.prepare("SELECT total FROM fee_totals WHERE currency = ?"),
+    feeTotal: db.prepare("SELECT units FROM fee_totals WHERE currency = ?"),
     upsertTotal: db.prepare(
-      "INSERT INTO fee_totals (currency, total) VALUES (?, ?) ON CONFLICT (currency) DO UPDATE SET total = excluded.total",
+      "INSERT INTO fee_totals (currency, units) VALUES (?, ?) ON CONFLICT (currency) DO UPDATE SET units = excluded.units",
     ),
     useProof: db.prepare(
       "INSERT INTO vault_used_proofs (digest, expires_at) VALUES (?, ?) ON CONFLICT (digest) DO NOTHING",

@@ -38,7 +38,10 @@ export class ReceiptChecker {
     const payload = parsePayload(decoded.payloadBytes);
     const amount = payload && parseDecimal(payload.amount);
     if (!payload || !amount)
-      throw unacceptable("fee receipt payload is not a receipt", "fee_receipt_invalid");
+      throw unacceptable(
+        "fee receipt payload is not a receipt (its amount must be decimal text below 10^15 with at most 18 decimals)",
+        "fee_receipt_invalid",
+      );
     const { currency, recipient } = this.schedule;
     if (payload.currency !== currency || payload.recipient !== recipient) {
       throw unacceptable(

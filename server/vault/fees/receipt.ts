@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { jcs } from "../../../sdk/src/verify/jcs.js";
 import { type Signer, verifyEd25519 } from "../../keys/ed25519.js";
+import { amountPattern } from "./decimal.js";
 
 /**
  * Fee receipts: `rcpt1.<base64url(payload)>.<base64url(signature)>`. The payload is the JCS
@@ -9,7 +10,7 @@ import { type Signer, verifyEd25519 } from "../../keys/ed25519.js";
  */
 export const receiptPayloadSchema = z.object({
   id: z.string().regex(/^[\x21-\x7E]{1,128}$/),
-  amount: z.string().regex(/^\d{1,30}(\.\d{1,18})?$/),
+  amount: z.string().regex(amountPattern),
   currency: z.string().min(1).max(12),
   recipient: z.string().min(1).max(128),
   issued_at: z.iso.datetime({ offset: true }),

@@ -32,10 +32,15 @@ export function feeSchedule(
   };
 }
 
-/** n × heartbeat_fee × (1 − batch_discount), exact (no rounding: the product keeps every digit). */
+/**
+ * n × heartbeat_fee × (1 − batch_discount), exact (no rounding: the product keeps every digit).
+ * The discount is for batching, so it needs at least two distinct vaults: a batch of one costs
+ * what a single heartbeat costs, and the batch endpoint is no cheaper way to renew one vault.
+ */
 export function batchCost(schedule: FeeSchedule, n: number): Decimal {
-  const undiscounted = decimal("1");
-  return multiply(times(schedule.heartbeatFee, n), subtract(undiscounted, schedule.batchDiscount));
+  const undiscounted = times(schedule.heartbeatFee, n);
+  if (n < 2) return undiscounted;
+  return multiply(undiscounted, subtract(decimal("1"), schedule.batchDiscount));
 }
 
 /** GET /vault/fees: amounts as decimal text with at least two decimals. */
