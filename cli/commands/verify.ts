@@ -1,6 +1,7 @@
 import { openAsBlob } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
+import { parseIJson } from "../../sdk/src/verify/i-json.js";
 import { verifyStamp } from "../../sdk/src/verify/stamp.js";
 import type { VerifyResult } from "../../sdk/src/verify/types.js";
 
@@ -31,9 +32,9 @@ export function registerVerify(program: Command): void {
 export function stampDocumentOf(text: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseIJson(text);
   } catch {
-    return text; // verifyStamp reports text that is not JSON as an invalid format
+    return text; // verifyStamp reports text that is not I-JSON as an invalid format
   }
   const wrapped = (value as { stamp_json?: unknown } | null)?.stamp_json;
   return typeof wrapped === "object" && wrapped !== null ? wrapped : value;

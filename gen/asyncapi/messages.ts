@@ -78,6 +78,8 @@ export interface ClientVerify {
 
 /**
  * - `invalid_json`: the frame is not a JSON object.
+ * - `duplicate_member_name`: an object of the frame names a member twice (I-JSON, RFC 7493
+ *   section 2.3: a reader keeping the first value and one keeping the last would disagree).
  * - `invalid_message`: `type` missing or not a string, the message does not match its schema, or it
  *   nests objects and arrays deeper than 64 levels.
  * - `unknown_type`: `type` is not a client message type.
@@ -93,7 +95,7 @@ export interface ClientVerify {
  * `invalid_filter`, anywhere else `invalid_message`. The error carries the request's `id` when
  * the frame had a valid one.
  */
-export type ErrorCode = "invalid_json" | "invalid_message" | "unknown_type" | "unknown_channel" | "invalid_filter" | "unauthenticated" | "too_many_subscriptions" | "not_found" | "rate_limited" | "internal";
+export type ErrorCode = "invalid_json" | "duplicate_member_name" | "invalid_message" | "unknown_type" | "unknown_channel" | "invalid_filter" | "unauthenticated" | "too_many_subscriptions" | "not_found" | "rate_limited" | "internal";
 
 export interface ErrorData {
   'code': ErrorCode;

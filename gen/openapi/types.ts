@@ -631,13 +631,12 @@ export interface paths {
         put?: never;
         /**
          * Renew several vaults with one receipt
-         * @description Sends a heartbeat to each listed vault of the calling account. The receipt must cover `n ×
-         *     heartbeat_fee × (1 − batch_discount)` where n is the number of distinct ids listed, and the
-         *     discount applies from two distinct ids on (one vault costs `heartbeat_fee`); it is consumed
-         *     when at least one vault is renewed (when none is, it stays unused). A vault that cannot be
-         *     renewed does not fail the request: it is reported in `errors` (`not_found` for an unknown or
-         *     another account's vault, `not_active`, or `duplicate` for a repeated id after its first
-         *     occurrence) and counted in `failed`. `renewed + failed` equals the number of ids sent.
+         * @description Sends a heartbeat to each listed vault of the calling account. The receipt must cover
+         *     `n × heartbeat_fee × (1 − batch_discount)` where n is the number of distinct ids listed; it
+         *     is consumed when at least one vault is renewed (when none is, it stays unused). A vault that
+         *     cannot be renewed does not fail the request: it is reported in `errors` (`not_found` for an
+         *     unknown or another account's vault, `not_active`, or `duplicate` for a repeated id after its
+         *     first occurrence) and counted in `failed`. `renewed + failed` equals the number of ids sent.
          *     Emits `vault_heartbeat` per renewed vault.
          */
         post: operations["batchHeartbeat"];
@@ -1172,7 +1171,7 @@ export interface components {
         VaultMetadata: {
             [key: string]: string;
         };
-        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text below 10^15, at most 15 integer and 18 fractional digits, else `fee_receipt_invalid`; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock (`fee_receipt_expired`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
+        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text with at most 18 fractional digits; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock (`fee_receipt_expired`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
         FeeReceipt: string;
         /** @enum {string} */
         RateLimitTier: "anonymous" | "authenticated" | "premium" | "internal";
@@ -1181,7 +1180,7 @@ export interface components {
          *
          *     | status | codes |
          *     |---|---|
-         *     | 400 | `validation_failed`, `invalid_json`, `bad_request`, `invalid_multipart` |
+         *     | 400 | `validation_failed`, `invalid_json`, `duplicate_member_name`, `bad_request`, `invalid_multipart` |
          *     | 401 | `missing_api_key`, `invalid_api_key` |
          *     | 403 | `manual_release_not_allowed`, `invalid_proof_of_identity`, `identity_not_owned` |
          *     | 404 | `stamp_not_found`, `fingerprint_not_found`, `identity_not_found`, `preset_not_found`, `vault_not_found` |
@@ -1191,7 +1190,7 @@ export interface components {
          *     | 501 | `not_implemented` |
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented";
+        ErrorCode: "validation_failed" | "invalid_json" | "duplicate_member_name" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented";
         /** @description The body of every error response except the rate limiter's 429. */
         Error: {
             /** @description What went wrong, for humans. */
@@ -1893,7 +1892,7 @@ export interface components {
         BatchHeartbeatRequest: {
             /** @description Vaults to renew (repeated ids are reported as `duplicate`). */
             vault_ids: components["schemas"]["VaultId"][];
-            /** @description A receipt covering `n × heartbeat_fee × (1 − batch_discount)`, n the number of distinct ids (n ≥ 2; one id costs `heartbeat_fee`). */
+            /** @description A receipt covering `n × heartbeat_fee × (1 − batch_discount)`, n the number of distinct ids. */
             fee_receipt: components["schemas"]["FeeReceipt"];
         };
         BatchHeartbeatResult: {
@@ -1996,7 +1995,7 @@ export interface components {
             create_fee: components["schemas"]["Decimal"];
             /** @description Fee per heartbeat. */
             heartbeat_fee: components["schemas"]["Decimal"];
-            /** @description Discount on batch heartbeats of two or more distinct vaults, a decimal fraction between 0 and 1. */
+            /** @description Discount on batch heartbeats, a decimal fraction between 0 and 1. */
             batch_discount: string;
             currency: components["schemas"]["Currency"];
             /** @description Ledger address that receives the fees. */
@@ -2039,7 +2038,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed input: schema validation failure, unknown enum value or anchor type, bad base64 or URI, unparseable `stamp_json`, an unknown query parameter (every operation refuses those), a body without a `Content-Type` the operation takes, a path that is not valid percent-encoding, or a processing error. */
+        /** @description Malformed input: schema validation failure, unknown enum value or anchor type, bad base64 or URI, unparseable `stamp_json`, an unknown query parameter (every operation refuses those), a body without a `Content-Type` the operation takes, a path that is not valid percent-encoding, or a processing error. JSON (every JSON body, and `stamp_json` as a form field) must be I-JSON (RFC 7493): UTF-8, and no object naming a member twice (`duplicate_member_name`), since readers that keep the first value and readers that keep the last would see different documents. */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

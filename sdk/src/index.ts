@@ -69,6 +69,7 @@ export {
 } from "./verify/checkpoint.js";
 // Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
 export { type FingerprintProofResult, verifyFingerprintProof } from "./verify/fingerprint-proof.js";
+export { type DuplicateMember, DuplicateMemberError, parseIJson } from "./verify/i-json.js";
 export {
   consistencyProof,
   inclusionProof,

@@ -1,5 +1,6 @@
 import type { Request } from "express";
 import { isStampDocument } from "../../sdk/src/verify/format.js";
+import { DuplicateMemberError, parseIJson } from "../../sdk/src/verify/i-json.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { hashStream } from "../hashing/hash-stream.js";
@@ -51,8 +52,11 @@ function verifyForm(req: Request, limits: UploadOptions, stamps: StampService) {
 function parseStampJson(text: string): object {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseIJson(text);
   } catch (err) {
+    if (err instanceof DuplicateMemberError) {
+      throw new ServiceError("invalid_argument", `stamp_json: ${err.message}`, "duplicate_member_name");
+    }
     throw new ServiceError(
       "invalid_argument",
       `stamp_json is not valid JSON: ${(err as Error).message}`,

@@ -6,6 +6,7 @@ import {
   type ErrorCode,
   type ValidationIssue,
 } from "../../gen/asyncapi/index.js";
+import { DuplicateMemberError, parseIJson } from "../../sdk/src/verify/i-json.js";
 import { WsRequestError } from "./ws-error.js";
 
 export type ParsedFrame =
@@ -31,8 +32,10 @@ const validators = Object.fromEntries(
 export function parseFrame(text: string): ParsedFrame {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
+    value = parseIJson(text);
+  } catch (err) {
+    // A repeated name could make this server and another reader of the frame see different values.
+    if (err instanceof DuplicateMemberError) return failure(undefined, "duplicate_member_name", err.message);
     return failure(undefined, "invalid_json", "the frame is not valid JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

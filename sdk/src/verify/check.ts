@@ -158,7 +158,8 @@ function contentHash(
  * A document that is not `stampd.stamp/v1`: the spec reports its signatures invalid; nothing it
  * claims (anchors, content) is examined, so the content hash is not checked and the score is 0.
  */
-function invalidFormat(stamp: unknown, problem: string): VerifyResult {
+/** The result for what is not a stamp document: `problem` says why. */
+export function invalidFormat(stamp: unknown, problem: string): VerifyResult {
   const claimed = (stamp as { trust_threshold?: unknown } | null)?.trust_threshold;
   const trust_threshold =
     Number.isInteger(claimed) && (claimed as number) >= 0 && (claimed as number) <= 100

@@ -1,8 +1,9 @@
 import { verifyAsync } from "@noble/ed25519";
 import { hexToBytes } from "@noble/hashes/utils.js";
-import { checkStamp } from "./check.js";
+import { checkStamp, invalidFormat } from "./check.js";
 import { digestDocument } from "./digest.js";
 import { isStampDocument } from "./format.js";
+import { DuplicateMemberError, parseIJson } from "./i-json.js";
 import { anchorsFromProof, type StampProof } from "./stamp-proof.js";
 import type { AnchorState, VerifyResult } from "./types.js";
 
@@ -32,7 +33,7 @@ export interface VerifyStampOptions {
 
 /**
  * Verifies a stamp document (`stamp_json`, as an object or as JSON text) without any network
- * access: its format, the service and author Ed25519 signatures over its RFC 8785 canonical form,
+ * access (JSON text naming a member twice is an invalid format, RFC 7493): its format, the service and author Ed25519 signatures over its RFC 8785 canonical form,
  * and optionally the document's hash. The result has the shape of the REST `VerifyResponse`.
  * Portable: @noble/ed25519 (WebCrypto SHA-512), @noble/hashes and canonicalize only.
  *
@@ -45,6 +46,7 @@ export async function verifyStamp(
   options: VerifyStampOptions = {},
 ): Promise<VerifyResult> {
   const stamp = typeof stampJson === "string" ? parseJson(stampJson) : stampJson;
+  if (stamp instanceof DuplicateMemberError) return invalidFormat(undefined, stamp.message);
   const content =
     options.document && isStampDocument(stamp)
       ? {
@@ -73,11 +75,14 @@ async function verifyEd25519(publicKey: string, message: Uint8Array, signatureHe
   }
 }
 
-/** JSON text that does not parse is reported as an invalid format, like any other bad document. */
+/**
+ * JSON text that does not parse is reported as an invalid format, like any other bad document;
+ * so is text naming a member twice (I-JSON, RFC 7493), which other readers may read differently.
+ */
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    return parseIJson(text);
+  } catch (err) {
+    return err instanceof DuplicateMemberError ? err : undefined;
   }
 }
