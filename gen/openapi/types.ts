@@ -631,12 +631,13 @@ export interface paths {
         put?: never;
         /**
          * Renew several vaults with one receipt
-         * @description Sends a heartbeat to each listed vault of the calling account. The receipt must cover
-         *     `n × heartbeat_fee × (1 − batch_discount)` where n is the number of distinct ids listed; it
-         *     is consumed when at least one vault is renewed (when none is, it stays unused). A vault that
-         *     cannot be renewed does not fail the request: it is reported in `errors` (`not_found` for an
-         *     unknown or another account's vault, `not_active`, or `duplicate` for a repeated id after its
-         *     first occurrence) and counted in `failed`. `renewed + failed` equals the number of ids sent.
+         * @description Sends a heartbeat to each listed vault of the calling account. The receipt must cover `n ×
+         *     heartbeat_fee × (1 − batch_discount)` where n is the number of distinct ids listed, and the
+         *     discount applies from two distinct ids on (one vault costs `heartbeat_fee`); it is consumed
+         *     when at least one vault is renewed (when none is, it stays unused). A vault that cannot be
+         *     renewed does not fail the request: it is reported in `errors` (`not_found` for an unknown or
+         *     another account's vault, `not_active`, or `duplicate` for a repeated id after its first
+         *     occurrence) and counted in `failed`. `renewed + failed` equals the number of ids sent.
          *     Emits `vault_heartbeat` per renewed vault.
          */
         post: operations["batchHeartbeat"];
@@ -1171,7 +1172,7 @@ export interface components {
         VaultMetadata: {
             [key: string]: string;
         };
-        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text with at most 18 fractional digits; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock (`fee_receipt_expired`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
+        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text below 10^15, at most 15 integer and 18 fractional digits, else `fee_receipt_invalid`; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock (`fee_receipt_expired`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
         FeeReceipt: string;
         /** @enum {string} */
         RateLimitTier: "anonymous" | "authenticated" | "premium" | "internal";
@@ -1892,7 +1893,7 @@ export interface components {
         BatchHeartbeatRequest: {
             /** @description Vaults to renew (repeated ids are reported as `duplicate`). */
             vault_ids: components["schemas"]["VaultId"][];
-            /** @description A receipt covering `n × heartbeat_fee × (1 − batch_discount)`, n the number of distinct ids. */
+            /** @description A receipt covering `n × heartbeat_fee × (1 − batch_discount)`, n the number of distinct ids (n ≥ 2; one id costs `heartbeat_fee`). */
             fee_receipt: components["schemas"]["FeeReceipt"];
         };
         BatchHeartbeatResult: {
@@ -1995,7 +1996,7 @@ export interface components {
             create_fee: components["schemas"]["Decimal"];
             /** @description Fee per heartbeat. */
             heartbeat_fee: components["schemas"]["Decimal"];
-            /** @description Discount on batch heartbeats, a decimal fraction between 0 and 1. */
+            /** @description Discount on batch heartbeats of two or more distinct vaults, a decimal fraction between 0 and 1. */
             batch_discount: string;
             currency: components["schemas"]["Currency"];
             /** @description Ledger address that receives the fees. */

@@ -131,7 +131,10 @@
 //                       GRPC_MAX_MESSAGE_BYTES; a WatchStamps
 //                       client that reads too slowly for the server's buffer.
 //   DEADLINE_EXCEEDED   the caller's deadline (grpc-timeout) passed first.
-//   CANCELLED           the caller cancelled the call.
+//   CANCELLED           the caller cancelled the call, reset its stream or
+//                       dropped the connection (also before half-closing
+//                       its request); the server records it as CANCELLED
+//                       and does not log it as an error.
 //   UNAVAILABLE         the server is shutting down (new calls are refused,
 //                       streams still open at the end of the grace period end
 //                       with it), or still starting ("the service is starting;
