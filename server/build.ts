@@ -46,10 +46,12 @@ import { pageHandlers } from "./rest/page-handlers.js";
 import { proofHandlers } from "./rest/proof-handlers.js";
 import { stampingHandlers } from "./rest/stamping-handlers.js";
 import { handOver } from "./rest/startup.js";
+import { clearStaleSpool, spoolFolder } from "./rest/upload-spool.js";
 import { vaultHandlers } from "./rest/vault-handlers.js";
 import { wsHandlers } from "./rest/ws-handlers.js";
 import { stampServices } from "./stamps/services.js";
-import { openStore } from "./store/open.js";
+import { warnOfWidePermissions } from "./store/file-modes.js";
+import { openStore, sqlitePath } from "./store/open.js";
 import type { Store } from "./store/store.js";
 import { createVaultDomain, type VaultDomain } from "./vault/domain.js";
 import { createWsServer, type WsServer } from "./ws/ws-server.js";
@@ -101,6 +103,8 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const metrics = new Metrics({ logger, processMetrics: config.METRICS_ENABLED });
   const store = timeStoreQueries(options.store ?? (await openStore(config)), metrics);
   await store.migrate();
+  // Uploads a crash left half-spooled (server/rest/upload-spool.ts) go before any new one comes.
+  await clearStaleSpool(spoolFolder(config), logger);
   const events = countPublishedEvents(options.events ?? (await openEventBus(config, logger)), metrics);
   // One clock per deployment: the database's where the store has one (docs/design.md, Time).
   const clock = options.clock ?? store.clock ?? systemClock;
@@ -109,6 +113,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   // Given the limiter, refused keys are charged to their address: guessing keys is throttled.
   const auth = createAuthenticator(config, store, clock, rateLimiter);
   const keys = loadServiceKeys(config, logger);
+  warnOfWidePermissions(config.DATA_DIR, sqlitePath(config), logger);
   const ctx: AppContext = { config, logger, clock, store, events, auth, keys, rateLimiter, metrics };
   // Each domain contributes its REST handlers here; operations without one answer 501.
   const stamping = stampServices(ctx, stampFingerprinter);

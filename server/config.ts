@@ -75,6 +75,9 @@ export const configSchema = z
     // Multipart forms (server/rest/uploads.ts): text fields per form and bytes per text field.
     MAX_FORM_FIELDS: positiveInt.default(16),
     MAX_FORM_FIELD_BYTES: positiveInt.default(1024 * 1024),
+    // Where an upload waits when a field sent after its file changes how the file is read
+    // (server/rest/upload-spool.ts); unset: DATA_DIR/spool.
+    UPLOAD_SPOOL_DIR: z.string().min(1).optional(),
     // Connection limits against slow and greedy clients (docs/design.md "Limits"): the REST and
     // WebSocket listener (server/rest/http-server.ts), the gRPC listener (server/grpc/server.ts).
     MAX_HEADER_BYTES: positiveInt.min(1024).default(16 * 1024),

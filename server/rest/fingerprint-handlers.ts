@@ -5,10 +5,26 @@ import { fingerprintResponse } from "../fingerprints/document.js";
 import { buildProof } from "../fingerprints/proofs.js";
 import { stampShadow } from "../fingerprints/stamp-shadow.js";
 import { fingerprintStream } from "../fingerprints/stream.js";
-import type { DecompositionMethod, ShadowScale } from "../fingerprints/types.js";
+import type { DecompositionMethod, FingerprintDocument, ShadowScale } from "../fingerprints/types.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
-import { receiveUpload, uploadLimits } from "./uploads.js";
+import { type FormFields, receiveUpload, type UploadOperation, uploadLimits } from "./uploads.js";
+
+// The form was checked against FingerprintForm, so the method is one of the enum's.
+const methodOf = (fields: FormFields) => (fields.method ?? "hierarchical") as DecompositionMethod;
+
+/**
+ * POST /fingerprint as an upload. Fingerprinting with every method at once would cost four times
+ * one, so a `method` still to come (none before the file) reads with the default and spools, and
+ * another method named after the file reads the spool again.
+ */
+const fingerprintUpload: UploadOperation<DecompositionMethod, FingerprintDocument, FingerprintDocument> = {
+  plan: (known) => ({ settings: methodOf(known), certain: known.method !== undefined }),
+  settings: methodOf,
+  read: fingerprintStream,
+  reuse: (doc, readWith, final) => (readWith === final ? doc : null),
+  finish: async (_fields, upload) => upload!.digest,
+};
 
 type CompareRequest = components["schemas"]["CompareRequest"];
 type ProofRequest = components["schemas"]["ProofRequest"];
@@ -20,12 +36,7 @@ export const FINGERPRINT_JSON_PATHS = ["/fingerprint/compare", "/fingerprint/pro
 export function fingerprintHandlers(ctx: AppContext): Handlers {
   return {
     createFingerprint: async (req, res) => {
-      const doc = await receiveUpload(
-        req,
-        uploadLimits(ctx.config, true),
-        // The form was checked against FingerprintForm, so the method is one of the enum's.
-        (fields, file) => fingerprintStream(file!, (fields.method ?? "hierarchical") as DecompositionMethod),
-      );
+      const doc = await receiveUpload(req, uploadLimits(ctx.config, true), fingerprintUpload);
       sendJson(res, "createFingerprint", 200, fingerprintResponse(doc));
     },
     compareFingerprints: (req, res) => {

@@ -1,4 +1,4 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { FieldError } from "../errors.js";
 import { invalid } from "../errors.js";
@@ -28,8 +28,14 @@ export interface FormSchema {
   /**
    * Throws `validation_failed` unless the text values, together with the presence of a file,
    * satisfy the schema. Text is coerced as the validator coerces query strings ("5" is an integer).
+   * `partial`: the form is still arriving, so a required field not seen yet is no fault.
    */
-  check(values: Record<string, string>, hasFile: boolean, sourceOf: (name: string) => FieldSource): void;
+  check(
+    values: Record<string, string>,
+    hasFile: boolean,
+    sourceOf: (name: string) => FieldSource,
+    partial?: boolean,
+  ): void;
 }
 
 const forms = new Map<OperationId, FormSchema | null>();
@@ -71,10 +77,12 @@ function compileForm(operationId: OperationId): FormSchema | null {
   const validate = formAjv().compile(rebase(media.schema) as Json);
   return {
     fields,
-    check(values, hasFile, sourceOf) {
+    check(values, hasFile, sourceOf, partial = false) {
       // The file is not text: a placeholder stands for it so `required: [file]` still applies.
       const data: Record<string, unknown> = { ...values, ...(hasFile ? { file: "" } : {}) };
-      if (!validate(data)) throw invalid("request validation failed", fieldErrors(validate, sourceOf));
+      if (validate(data)) return;
+      const errors = (validate.errors ?? []).filter((e) => !partial || e.keyword !== "required");
+      if (errors.length > 0) throw invalid("request validation failed", fieldErrors(errors, sourceOf));
     },
   };
 }
@@ -119,8 +127,8 @@ function resolveRef(schema: Json): Json {
     .reduce<Json>((at, part) => at[part] as Json, loadSpec() as Json);
 }
 
-function fieldErrors(validate: ValidateFunction, sourceOf: (name: string) => FieldSource): FieldError[] {
-  return (validate.errors ?? []).map((e) => {
+function fieldErrors(errors: ErrorObject[], sourceOf: (name: string) => FieldSource): FieldError[] {
+  return errors.map((e) => {
     const name = fieldName(e);
     return { path: `/${sourceOf(name)}/${name}`, message: e.message ?? "invalid" };
   });

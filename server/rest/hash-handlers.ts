@@ -1,19 +1,35 @@
 import type { AppContext } from "../context.js";
-import { defaultHashAlgorithm, type HashAlgorithm } from "../hashing/algorithms.js";
-import { hashStream } from "../hashing/hash-stream.js";
+import { defaultHashAlgorithm, type HashAlgorithm, hashAlgorithms } from "../hashing/algorithms.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
-import { receiveUpload, uploadLimits } from "./uploads.js";
+import { digestOf, hashReading } from "./hash-reading.js";
+import { type FormFields, receiveUpload, uploadLimits } from "./uploads.js";
+
+// The form was checked against HashForm, so the algorithm is one of the enum's.
+const algorithmOf = (fields: FormFields) => (fields.algorithm ?? defaultHashAlgorithm) as HashAlgorithm;
 
 /** POST /hash: hashes the upload as it streams; nothing is stored. */
 export function hashHandlers(ctx: AppContext): Handlers {
   return {
     hashFile: async (req, res) => {
-      const result = await receiveUpload(req, uploadLimits(ctx.config, true), async (fields, file) => {
-        // The form was checked against HashForm, so the algorithm is one of the enum's.
-        const algorithm = (fields.algorithm ?? defaultHashAlgorithm) as HashAlgorithm;
-        const { hash, size } = await hashStream(file!, algorithm);
-        return { filename: file!.filename, size_bytes: size, algorithm, hash };
+      const result = await receiveUpload(req, uploadLimits(ctx.config, true), {
+        ...hashReading,
+        // An `algorithm` after the file: every algorithm it may name, in the one pass.
+        plan: (known) => ({
+          settings: known.algorithm === undefined ? hashAlgorithms : [algorithmOf(known)],
+          certain: true,
+        }),
+        settings: (fields) => [algorithmOf(fields)],
+        finish: async (fields, upload) => {
+          const algorithm = algorithmOf(fields);
+          const { file, digest } = upload!;
+          return {
+            filename: file.filename,
+            size_bytes: digest.size,
+            algorithm,
+            hash: digestOf(digest, algorithm),
+          };
+        },
       });
       sendJson(res, "hashFile", 200, result);
     },

@@ -1,25 +1,26 @@
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import type { PresetName } from "../presets/presets.js";
-import type { StampService } from "../stamps/stamp-service.js";
+import {
+  type StampService,
+  type UploadDigest,
+  type UploadReadSettings,
+  uploadReadSettings,
+} from "../stamps/stamp-service.js";
 import { parseAnchorList, type StampChoices } from "../stamps/stamp-settings.js";
+import type { StampView } from "../stamps/stamp-view.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
 import { toStampResponse } from "./stamp-response.js";
-import { receiveUpload, uploadLimits } from "./uploads.js";
+import { receiveUpload, type UploadOperation, uploadLimits } from "./uploads.js";
 
 /** POST /stamps and GET /stamps/{stamp_id}. */
 export function stampHandlers(ctx: AppContext, stamps: StampService): Handlers {
   const baseUrl = publicBaseUrl(ctx.config);
   return {
     createStamp: async (req, res) => {
-      const view = await receiveUpload(req, uploadLimits(ctx.config, true), (fields, file) =>
-        stamps.createFromUpload(file!, {
-          accountId: req.principal.accountId,
-          identityId: fields.identity_id,
-          ...choicesOf(fields),
-        }),
-      );
+      const accountId = req.principal.accountId;
+      const view = await receiveUpload(req, uploadLimits(ctx.config, true), stampUpload(stamps, accountId));
       res.setHeader("Location", `/stamps/${view.stamp.id}`);
       sendJson(res, "createStamp", 201, toStampResponse(view, baseUrl));
     },
@@ -27,6 +28,42 @@ export function stampHandlers(ctx: AppContext, stamps: StampService): Handlers {
       const view = await stamps.get(req.params.stamp_id as string);
       sendJson(res, "getStamp", 200, toStampResponse(view, baseUrl));
     },
+  };
+}
+
+/**
+ * POST /stamps as an upload: the file is read for its SHA3-256 (and fingerprint with
+ * `generate_fp`); the stamp is made once the whole form is in. Only `generate_fp` and `preset`
+ * change the reading: when neither can still change it (`generate_fp` already sent) it is final,
+ * otherwise the file is read without a fingerprint and spooled, for a `generate_fp` or a preset
+ * that turns it on arriving after the file. An identity named before the file is checked first.
+ */
+function stampUpload(
+  stamps: StampService,
+  accountId: string | null,
+): UploadOperation<UploadReadSettings, UploadDigest, StampView> {
+  return {
+    async start(known) {
+      if (known.identity_id !== undefined)
+        await stamps.checkCaller({ accountId, identityId: known.identity_id });
+    },
+    plan: (known) => ({
+      settings: uploadReadSettings(choicesOf(known)),
+      certain: known.generate_fp !== undefined,
+    }),
+    settings: (fields) => uploadReadSettings(choicesOf(fields)),
+    read: (file, settings) => stamps.readUpload(file, settings),
+    reuse(digest, readWith, final) {
+      if (readWith.generateFp === final.generateFp) return digest;
+      // A fingerprint not asked for is dropped; one asked for but not made needs a second read.
+      return final.generateFp ? null : { ...digest, fingerprint: null };
+    },
+    finish: (fields, upload) =>
+      stamps.createFromUpload(upload!.digest, {
+        accountId,
+        identityId: fields.identity_id,
+        ...choicesOf(fields),
+      }),
   };
 }
 

@@ -33,6 +33,24 @@ export interface StampCaller {
 
 export type UploadStampRequest = StampCaller & StampChoices & Annotations;
 
+/** What reading an upload depends on: the resolved `generate_fp` (`uploadReadSettings`). */
+export interface UploadReadSettings {
+  generateFp: boolean;
+}
+
+/** The settings an upload is read with for these choices (explicit > preset > default). */
+export const uploadReadSettings = (choices: StampChoices): UploadReadSettings => ({
+  generateFp: resolveSettings(choices).generateFp,
+});
+
+/** An uploaded document as stamping needs it: read, not yet stamped. */
+export interface UploadDigest {
+  /** SHA3-256, lowercase hex. */
+  sha3: string;
+  size: number;
+  fingerprint: { summary: StampFingerprint; document: unknown } | null;
+}
+
 /** A stamp of a hash the client computed: `<algorithm>:<hex>` (gRPC CreateStamp, WebSocket stamp). */
 export type HashStampRequest = StampCaller &
   Omit<StampChoices, "preset" | "generateFp"> &
@@ -111,16 +129,37 @@ export class StampService {
   constructor(private readonly deps: StampServiceDeps) {}
 
   /**
-   * Stamps an uploaded document, hashing it (SHA3-256) as it streams. Everything that can refuse
-   * the request (settings, identity ownership) is checked before the first byte is read.
+   * Reads an uploaded document: its SHA3-256 digest and, with `generateFp`, its fingerprint, in
+   * one pass as it streams. No side effects (the stamp is made by `createFromUpload`), so a
+   * transport may read before it knows the whole request. Without a fingerprint engine,
+   * `generateFp` answers 501 before the first byte is read.
    */
-  async createFromUpload(file: Readable, request: UploadStampRequest): Promise<StampView> {
+  async readUpload(file: Readable, { generateFp }: UploadReadSettings): Promise<UploadDigest> {
+    const fingerprinter = generateFp ? this.requireFingerprinter() : null;
+    const { digest, fingerprint } = await this.read(file, fingerprinter);
+    return { sha3: digest.hash, size: digest.size, fingerprint };
+  }
+
+  /**
+   * Refuses a caller who may not stamp with their identity (unknown identity, another account's,
+   * no key), without making anything: lets a transport refuse before it reads an upload.
+   */
+  async checkCaller(caller: StampCaller): Promise<void> {
+    await this.authorOf(caller);
+  }
+
+  /**
+   * Stamps a document `readUpload` read with the request's own read settings (a digest without
+   * the fingerprint the settings ask for is a caller's bug, not the client's).
+   */
+  async createFromUpload(upload: UploadDigest, request: UploadStampRequest): Promise<StampView> {
     const settings = resolveSettings(request);
+    if (settings.generateFp !== (upload.fingerprint !== null)) {
+      throw new Error("the upload was read with other settings than the request's");
+    }
     const annotations = normalizeAnnotations(request);
     const author = await this.authorOf(request);
-    const fingerprinter = settings.generateFp ? this.requireFingerprinter() : null;
-    const { digest, fingerprint } = await this.read(file, fingerprinter);
-    const hash: ContentHash = { algorithm: "sha3-256", hex: digest.hash };
+    const hash: ContentHash = { algorithm: "sha3-256", hex: upload.sha3 };
     const createdAt = this.deps.clock.now();
     return this.issue({
       request,
@@ -129,8 +168,8 @@ export class StampService {
       annotations,
       author,
       hash,
-      sizeBytes: digest.size,
-      fingerprint,
+      sizeBytes: upload.size,
+      fingerprint: upload.fingerprint,
     });
   }
 

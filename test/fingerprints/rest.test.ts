@@ -200,10 +200,8 @@ describe("GET /fingerprint/{stamp_id}/shadow/{scale}", () => {
   async function stampWithFingerprint(): Promise<{ id: string; doc: FingerprintDocument }> {
     // Stamping with generate_fp through the stamp service with the engine plugged in.
     const { stamps } = stampServices(svc.service.ctx, stampFingerprinter);
-    const view = await stamps.createFromUpload(Readable.from([Buffer.from(text)]), {
-      accountId: null,
-      generateFp: true,
-    });
+    const upload = await stamps.readUpload(Readable.from([Buffer.from(text)]), { generateFp: true });
+    const view = await stamps.createFromUpload(upload, { accountId: null, generateFp: true });
     return { id: view.stamp.id, doc: view.stamp.fingerprint as FingerprintDocument };
   }
 

@@ -105,17 +105,17 @@ describe("createFromHash", () => {
   });
 });
 
-describe("createFromUpload without a fingerprint engine", () => {
+describe("readUpload without a fingerprint engine", () => {
   it("answers generate_fp with not_implemented before reading the upload", async () => {
     const file = ReadableStream.from([Buffer.from("never read")]);
-    await expect(stamps.createFromUpload(file, { accountId: null, generateFp: true })).rejects.toMatchObject({
+    await expect(stamps.readUpload(file, { generateFp: true })).rejects.toMatchObject({
       code: "not_implemented",
     });
     expect(file.readableFlowing).toBe(null);
   });
 });
 
-describe("createFromUpload with a fingerprint engine", () => {
+describe("readUpload and createFromUpload with a fingerprint engine", () => {
   it("feeds it the same bytes as the hash, commits to its summary and stores its document", async () => {
     let received = "";
     const fingerprinter: StampFingerprinter = {
@@ -133,13 +133,11 @@ describe("createFromUpload with a fingerprint engine", () => {
       },
     };
     const withFp = new StampService(deps({ fingerprinter }));
-    const view = await withFp.createFromUpload(
+    const upload = await withFp.readUpload(
       ReadableStream.from([Buffer.from("part one, "), Buffer.from("part two")]),
-      {
-        accountId: null,
-        generateFp: true,
-      },
+      { generateFp: true },
     );
+    const view = await withFp.createFromUpload(upload, { accountId: null, generateFp: true });
     expect(received).toBe("part one, part two");
     expect(view.stamp.document.document.hash).toBe(sha3("part one, part two"));
     expect(view.stamp.document.fingerprint?.standard_hash).toBe(`sha3-256:${sha3("part one, part two")}`);
@@ -149,6 +147,13 @@ describe("createFromUpload with a fingerprint engine", () => {
       note: "fake",
     });
     expect((await verifyStamp(view.stamp.document, trusted)).trust_score).toBe(2);
+  });
+
+  it("refuses to stamp a read made with other settings than the request's", async () => {
+    const upload = await stamps.readUpload(ReadableStream.from([Buffer.from("x")]), { generateFp: false });
+    await expect(stamps.createFromUpload(upload, { accountId: null, preset: "archival" })).rejects.toThrow(
+      "other settings",
+    );
   });
 
   it("fails both readers when the upload fails, and stores nothing", async () => {
@@ -167,10 +172,7 @@ describe("createFromUpload with a fingerprint engine", () => {
     const count = () => (store.db.prepare("SELECT count(*) AS n FROM stamps").get() as { n: number }).n;
     const before = count();
     await expect(
-      new StampService(deps({ fingerprinter })).createFromUpload(failing, {
-        accountId: null,
-        generateFp: true,
-      }),
+      new StampService(deps({ fingerprinter })).readUpload(failing, { generateFp: true }),
     ).rejects.toThrow("client went away");
     expect(count()).toBe(before);
   });

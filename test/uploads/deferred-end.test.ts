@@ -6,9 +6,9 @@ import { createLogger } from "../../server/logger.js";
 import { errorHandler } from "../../server/rest/error-handler.js";
 import { receiveUpload } from "../../server/rest/uploads.js";
 
-// receiveUpload ends the file stream only once the whole form has been parsed: a consumer that
-// commits after reading the file to its end never commits for a form that turns out malformed,
-// even when the offending field arrives after every byte of the file was read.
+// receiveUpload runs an operation's `finish` only once the whole form has been parsed: an upload
+// whose file was read to its end never commits when the form turns out malformed, even when the
+// offending field arrives after every byte of the file was read.
 const BOUNDARY = "deferred-end-boundary";
 let server: http.Server;
 let port: number;
@@ -18,15 +18,29 @@ let committed = false;
 beforeAll(async () => {
   const app = express();
   app.post("/upload", async (req, res) => {
-    const limits = { maxBytes: 1024, maxFields: 16, maxFieldBytes: 1024, fileRequired: true };
-    const result = await receiveUpload(req, limits, async (_fields, file) => {
-      let size = 0;
-      for await (const chunk of file!) {
-        size += (chunk as Buffer).length;
-        if (size === 5) fileBytesRead();
-      }
-      committed = true;
-      return size;
+    const limits = {
+      maxBytes: 1024,
+      maxFields: 16,
+      maxFieldBytes: 1024,
+      fileRequired: true,
+      spoolFolder: "",
+    };
+    const result = await receiveUpload(req, limits, {
+      plan: () => ({ settings: null, certain: true }),
+      settings: () => null,
+      async read(file) {
+        let size = 0;
+        for await (const chunk of file) {
+          size += (chunk as Buffer).length;
+          if (size === 5) fileBytesRead();
+        }
+        return size;
+      },
+      reuse: (size) => size,
+      async finish(_fields, upload) {
+        committed = true;
+        return upload!.digest;
+      },
     });
     res.json({ size: result });
   });
@@ -41,7 +55,7 @@ const nextTurns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-it("a field that arrives after the whole file was read still fails the upload before the consumer commits", async () => {
+it("a bad field that arrives after the whole file was read fails the upload before the operation commits", async () => {
   const allRead = new Promise<void>((resolve) => {
     fileBytesRead = resolve;
   });
@@ -59,7 +73,11 @@ it("a field that arrives after the whole file was read still fails the upload be
   await allRead;
   await nextTurns(5); // room for an end-of-file to reach the consumer, had it been sent
   expect(committed).toBe(false);
-  req.end(`\r\nContent-Disposition: form-data; name="late"\r\n\r\nv\r\n--${BOUNDARY}--\r\n`);
+  // A field sent twice, the second time after the file.
+  req.end(
+    `\r\nContent-Disposition: form-data; name="late"\r\n\r\nv\r\n--${BOUNDARY}` +
+      `\r\nContent-Disposition: form-data; name="late"\r\n\r\nw\r\n--${BOUNDARY}--\r\n`,
+  );
   const res = await response;
   const body = await new Promise<string>((resolve) => {
     let text = "";

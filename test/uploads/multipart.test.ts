@@ -53,10 +53,16 @@ describe("rejected uploads", () => {
   it.each<[string, Part[], number, string]>([
     ["no file part", [{ name: "algorithm", value: "sha256" }], 400, "validation_failed"],
     [
-      "a text field after the file",
-      [filePart("abc"), { name: "algorithm", value: "sha256" }],
+      "a text field repeated after the file",
+      [{ name: "algorithm", value: "sha256" }, filePart("abc"), { name: "algorithm", value: "sha256" }],
       400,
       "invalid_multipart",
+    ],
+    [
+      "an unsupported algorithm after the file",
+      [filePart("abc"), { name: "algorithm", value: "md5" }],
+      400,
+      "validation_failed",
     ],
     ["`file` sent as a text field", [{ name: "file", value: "abc" }], 400, "invalid_multipart"],
     [
@@ -134,7 +140,12 @@ describe("POST /stamps stores nothing unless the whole form is valid", () => {
   const valid: Part[] = [{ name: "trust_threshold", value: "3" }, filePart("doc")];
 
   it.each<[string, Part[], number | undefined]>([
-    ["a field after the file", [filePart("doc"), { name: "trust_threshold", value: "3" }], undefined],
+    [
+      "an invalid field after the file",
+      [filePart("doc"), { name: "trust_threshold", value: "300" }],
+      undefined,
+    ],
+    ["a field repeated after the file", [...valid, { name: "trust_threshold", value: "3" }], undefined],
     ["a file over the limit", [filePart(new Uint8Array(MAX + 1))], undefined],
     // The file's bytes all arrived, but the closing boundary did not: the form is incomplete.
     ["a body cut off in the closing boundary", valid, multipart(valid).body.length - 8],
