@@ -8,16 +8,6 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** Whether the `openssl` command is on this machine (the RFC 3161 tests need it). */
-export function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 // `openssl ts -reply` needs signer_digest and a serial file (TOOLCHAIN.md).
 const config = (dir: string) => `
 [tsa]

@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
-/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Never a downloaded browser. */
+/**
+ * Debian's Chromium (`apt-get install -y chromium`; the test run installs it as root or stops,
+ * test/environment/global-setup.ts). Never a downloaded browser.
+ */
 const CHROMIUM = "/usr/bin/chromium";
 
 // Headless as root in a sandbox-less container, with every background service of Chromium off:
