@@ -50,7 +50,8 @@ import { clearStaleSpool, spoolFolder } from "./rest/upload-spool.js";
 import { vaultHandlers } from "./rest/vault-handlers.js";
 import { wsHandlers } from "./rest/ws-handlers.js";
 import { stampServices } from "./stamps/services.js";
-import { openStore } from "./store/open.js";
+import { warnOfWidePermissions } from "./store/file-modes.js";
+import { openStore, sqlitePath } from "./store/open.js";
 import type { Store } from "./store/store.js";
 import { createVaultDomain, type VaultDomain } from "./vault/domain.js";
 import { createWsServer, type WsServer } from "./ws/ws-server.js";
@@ -112,6 +113,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   // Given the limiter, refused keys are charged to their address: guessing keys is throttled.
   const auth = createAuthenticator(config, store, clock, rateLimiter);
   const keys = loadServiceKeys(config, logger);
+  warnOfWidePermissions(config.DATA_DIR, sqlitePath(config), logger);
   const ctx: AppContext = { config, logger, clock, store, events, auth, keys, rateLimiter, metrics };
   // Each domain contributes its REST handlers here; operations without one answer 501.
   const stamping = stampServices(ctx, stampFingerprinter);

@@ -1,15 +1,17 @@
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
+import { createPrivateFolder } from "./file-modes.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
 
 /**
  * Picks the store: SQLite in DATA_DIR unless DATABASE_URL names another (`sqlite:` or `postgres://`).
  * The PostgreSQL store (and `pg`) is imported only when configured: a SQLite deployment does not
- * keep it in memory.
+ * keep it in memory. DATA_DIR is created first, 0700, as it holds keys with either store.
  */
 export async function openStore(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): Promise<Store> {
+  createPrivateFolder(config.DATA_DIR);
   const path = sqlitePath(config);
   if (path !== undefined) return new SqliteStore(path);
   const { PostgresStore } = await import("./postgres/postgres-store.js");

@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import Database from "better-sqlite3";
+import { createPrivateDatabaseFile } from "../file-modes.js";
 import type { Store } from "../store.js";
 import { SqliteAnchorRepository } from "./sqlite-anchor-repository.js";
 import { SqliteAuthRepository } from "./sqlite-auth-repository.js";
@@ -30,7 +30,8 @@ export class SqliteStore implements Store {
   readonly anchors: SqliteAnchorRepository;
 
   constructor(readonly path: string) {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    // 0600 (folder 0700): vault keys and metadata are for this user only; -wal and -shm follow.
+    if (path !== ":memory:") createPrivateDatabaseFile(path);
     this.db = new Database(path);
     this.db.pragma("journal_mode = WAL");
     // FULL, not NORMAL: in WAL mode NORMAL syncs the WAL only at checkpoints, so the latest commits

@@ -73,10 +73,12 @@ export class SqliteVaultRepository implements VaultRepository {
   }
 
   async update(changes: VaultChange[], payment?: FeePayment): Promise<WriteOutcome> {
-    return this.transaction<"stale" | "receipt_used">(() => {
+    const outcome = await this.transaction<"stale" | "receipt_used">(() => {
       if (payment) this.recordPayment(payment);
       for (const change of changes) this.applyChange(change);
     });
+    if (outcome === "applied" && changes.some((c) => c.set.eraseKey)) this.eraseFromWal();
+    return outcome;
   }
 
   async retrieve(change: VaultChange, proof: UsedProof): Promise<RetrieveOutcome> {
@@ -140,7 +142,7 @@ export class SqliteVaultRepository implements VaultRepository {
   }
 
   async claimRetentionBurns(claim: ClaimRequest & { releasedBefore: Date }): Promise<VaultRecord[]> {
-    return this.claim(
+    const burned = this.claim(
       `UPDATE vaults SET state = @to, encrypted_key = NULL, burned_at = @now,
          burn_reason = 'retention_expired', version = version + 1
        WHERE id IN (SELECT id FROM vaults WHERE state IN (SELECT value FROM json_each(@from))
@@ -149,6 +151,8 @@ export class SqliteVaultRepository implements VaultRepository {
       claim,
       { releasedBefore: claim.releasedBefore.toISOString() },
     );
+    if (burned.length > 0) this.eraseFromWal();
+    return burned;
   }
 
   async claimWarnings(claim: { now: Date; warnUntil: Date; limit: number }): Promise<VaultRecord[]> {
@@ -216,6 +220,17 @@ export class SqliteVaultRepository implements VaultRepository {
     const total = parseMinorUnits(row?.units ?? "0");
     if (!total) throw new Error(`fee total of ${currency} is not a count of units: ${row?.units}`);
     return total;
+  }
+
+  /**
+   * After a burn: secure_delete has zeroed the key's freed bytes in the pages, but the WAL still
+   * holds earlier copies of those pages. A TRUNCATE checkpoint writes the pages back into the
+   * database file and truncates the WAL to zero bytes. Should another process hold a read
+   * transaction at that moment, SQLite cannot truncate; the next burn's checkpoint does it
+   * (SECURITY.md, "Erasure").
+   */
+  private eraseFromWal(): void {
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
   }
 
   /** Runs `work` in a transaction; a Rollback becomes its outcome, anything else propagates. */
