@@ -29,15 +29,20 @@ export class Authenticator {
    */
   async resolvePrincipal(req: PrincipalRequest): Promise<Principal> {
     const presented = presentedKey(req);
-    if (presented === undefined) return anonymous(this.addresses.clientKey(req));
+    if (presented === undefined) return this.addressPrincipal(req);
     let key: StoredApiKey;
     try {
       key = await this.keys.verify(presented);
     } catch (err) {
-      await this.onRefusedKey?.(anonymous(this.addresses.clientKey(req)));
+      await this.onRefusedKey?.(this.addressPrincipal(req));
       throw err;
     }
     return { accountId: key.accountId, keyId: key.id, tier: key.tier, clientKey: `key:${key.id}` };
+  }
+
+  /** The anonymous principal of the caller's address, whatever key it presents: what a refused key is charged to. */
+  addressPrincipal(req: PrincipalRequest): Principal {
+    return anonymous(this.addresses.clientKey(req));
   }
 }
 

@@ -8,15 +8,11 @@ const scripts: PageScript[] = ["verify", "dashboard"];
 
 /**
  * The pages' own assets under /pages/assets/: the stylesheet and the bundled page scripts. Like the
- * reference pages' assets they are mounted before authentication and rate limiting (a page costs
- * one request, not one per asset). Browsers revalidate them (ETag), so a new release shows at once.
+ * reference pages' assets they are exempt from rate limiting (a page costs one request, not one
+ * per asset). Browsers revalidate them (ETag), so a new release shows at once.
  */
 export function pageAssets(): Router {
   const router = express.Router();
-  router.use("/pages/assets", (_req, res, next) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    next();
-  });
   for (const script of scripts) {
     router.get(`/pages/assets/${script}.js`, async (_req, res, next) => {
       try {

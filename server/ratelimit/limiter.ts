@@ -1,9 +1,9 @@
 import type { Principal, Tier } from "../auth/principal.js";
 import type { Logger } from "../logger.js";
 import type { AlgorithmName, Outcome } from "./algorithm.js";
-import { weightFor } from "./paths.js";
+import { type MeteredRequest, requestClass, weightFor } from "./paths.js";
 import type { LimiterStore } from "./store.js";
-import { lanesOf, type TierLimits, tierLimits } from "./tiers.js";
+import { type Lane, lanesOf, MINUTE_MS, type TierLimits, tierLimits } from "./tiers.js";
 
 /** The answer for one request, in the terms of the rate-limit headers (seed 8.4). */
 export interface Decision {
@@ -38,6 +38,8 @@ export interface RateLimiterOptions {
   cleanupIntervalMs: number;
   /** Per-tier limits; the seed's by default (the benchmark raises them). */
   tiers?: Record<Tier, TierLimits>;
+  /** Page requests a client may make a minute (`PAGE_RATE_LIMIT_PER_MINUTE`); 0 = not limited. */
+  pagesPerMinute?: number;
 }
 
 /**
@@ -59,29 +61,72 @@ export class RateLimiter {
   }
 
   /**
-   * Charges one request of `principal` against its tier; `weight` defaults to the cost of `path`
-   * (seed 8.2). Exempt paths (`isExempt`) are the caller's to skip. Never throws: when the store
-   * fails it answers null (let the request through, send no rate-limit headers) and logs, as an
-   * outage of Redis must not stop the service.
+   * Meters one HTTP request (REST, the WebSocket upgrade) by its class (`requestClass`): an API
+   * request is charged to the caller's tier, a page request to the caller's page budget, an exempt
+   * one is not charged and only reported (null when `labelExempt` is off: there is nothing to say).
    */
-  async consume(principal: Principal, path: string, weight = weightFor(path)): Promise<Decision | null> {
-    const { tier } = principal;
-    const limits = this.tiers[tier];
+  async meter(principal: Principal, req: MeteredRequest, labelExempt: boolean): Promise<Decision | null> {
+    switch (requestClass(req)) {
+      case "exempt":
+        return labelExempt ? this.peek(principal) : null;
+      case "page":
+        return this.consumePage(principal);
+      default:
+        return this.consume(principal, req.path);
+    }
+  }
+
+  /**
+   * Charges one request of `principal` against its tier; `weight` defaults to the cost of `path`
+   * (seed 8.2). Never throws: when the store fails it answers null (let the request through, send
+   * no rate-limit headers) and logs, as an outage of Redis must not stop the service.
+   */
+  consume(principal: Principal, path: string, weight = weightFor(path)): Promise<Decision | null> {
+    const limits = this.tiers[principal.tier];
+    return this.decide(principal, principal.clientKey, limits.perMinute, lanesOf(limits), weight);
+  }
+
+  /** The caller's tier figures without charging anything (the exempt paths' headers). */
+  peek(principal: Principal): Promise<Decision | null> {
+    const limits = this.tiers[principal.tier];
+    return this.decide(principal, principal.clientKey, limits.perMinute, lanesOf(limits), 0);
+  }
+
+  /**
+   * Charges one page load (or a page's own background request) to the client's page budget, kept
+   * apart from its API budget so that reloading a page never costs API calls; the tier's figures
+   * without a charge when pages are not limited.
+   */
+  consumePage(principal: Principal): Promise<Decision | null> {
+    const perMinute = this.options.pagesPerMinute ?? 0;
+    if (perMinute === 0) return this.peek(principal);
+    const lane: Lane = { limit: perMinute, periodMs: MINUTE_MS, burst: perMinute };
+    return this.decide(principal, `page:${principal.clientKey}`, perMinute, [lane], 1);
+  }
+
+  private async decide(
+    { tier }: Principal,
+    clientKey: string,
+    limit: number,
+    lanes: Lane[],
+    weight: number,
+  ): Promise<Decision | null> {
     let o: Outcome;
     try {
-      o = await this.options.store.consume(principal.clientKey, lanesOf(limits), weight);
+      o = await this.options.store.consume(clientKey, lanes, weight);
     } catch (err) {
       this.counts.storeErrors++;
       this.options.logger.warn({ err }, "rate-limit store failed; request let through");
       return null;
     }
-    this.counts[o.allowed ? "allowed" : "limited"][tier]++;
+    // A look without a charge is not a request let through.
+    if (weight > 0) this.counts[o.allowed ? "allowed" : "limited"][tier]++;
     // Built field by field: an object spread here cost several microseconds a request (bench/).
     if (o.allowed) {
       return {
         allowed: true,
         tier,
-        limit: limits.perMinute,
+        limit,
         remaining: o.remaining,
         resetSeconds: secs(o.resetMs),
         retryAfter: 0,
@@ -91,11 +136,22 @@ export class RateLimiter {
     return {
       allowed: false,
       tier,
-      limit: limits.perMinute,
+      limit,
       remaining: 0,
       resetSeconds: secs(wait),
       retryAfter: wait / 1000,
     };
+  }
+
+  /**
+   * The largest weight one charge of `tier` is counted in full: the smallest lane's capacity (a
+   * token bucket's burst, a sliding window's limit). `consume` counts a larger weight as that
+   * capacity, so that any single request can pass once the budget is full; gRPC charges of many
+   * items stay under it instead of passing for less than they cost.
+   */
+  maxWeight(tier: Tier): number {
+    const tokenBucket = this.options.store.algorithm === "token_bucket";
+    return Math.min(...lanesOf(this.tiers[tier]).map((lane) => (tokenBucket ? lane.burst : lane.limit)));
   }
 
   /** For the host program and `GET /metrics`: counts since start, clients tracked now. */

@@ -26,6 +26,7 @@ export async function openRateLimiter(
     logger: options.logger,
     cleanupIntervalMs: config.RATE_LIMIT_CLEANUP_INTERVAL_SECONDS * 1000,
     tiers: options.tiers,
+    pagesPerMinute: config.PAGE_RATE_LIMIT_PER_MINUTE,
   });
 }
 

@@ -15,7 +15,11 @@ export const weights: Readonly<Record<string, number>> = {
 
 export const DEFAULT_WEIGHT = 1.0;
 
-/** Never limited and given no rate-limit headers (seed 8.5), with everything below them (assets). */
+/**
+ * Never limited nor charged (seed 8.5), with everything below them (assets); their responses carry
+ * the caller's figures all the same. The pages' static assets are exempt too: a page load is
+ * charged once, for the page.
+ */
 export const exemptPaths: readonly string[] = [
   "/health",
   "/ready",
@@ -23,7 +27,35 @@ export const exemptPaths: readonly string[] = [
   "/docs",
   "/redoc",
   "/openapi.json",
+  "/pages/assets",
 ];
+
+/** How a request is metered: not at all, against the page budget, or against the API budget. */
+export type RequestClass = "exempt" | "page" | "api";
+
+/** What the limiter needs to know of an HTTP request to classify it. */
+export interface MeteredRequest {
+  method: string;
+  path: string;
+  /** The `Sec-Fetch-Site` header, which browsers send (`same-origin` from this service's pages). */
+  fetchSite?: string;
+}
+
+// The pages people load and reload: the verification page and the dashboard with its counts.
+const PAGES = [/^\/verify\/[^/]+$/, /^\/dashboard$/, /^\/dashboard\/stats$/];
+// What the dashboard also fetches in the background from the browser: its log panel and its
+// WebSocket. Only with a browser's Sec-Fetch-Site: same-origin, since they are API paths too; a
+// client that forges the header buys the page budget, which is bounded like any other.
+const PAGE_DATA = ["/log", "/ws"];
+
+/** The class of a request (docs/design.md "Rate limiting"). */
+export function requestClass({ method, path, fetchSite }: MeteredRequest): RequestClass {
+  const p = normalise(path);
+  if (exemptPaths.some((prefix) => under(p, prefix))) return "exempt";
+  if (method !== "GET" && method !== "HEAD") return "api";
+  if (PAGES.some((page) => page.test(p))) return "page";
+  return fetchSite === "same-origin" && PAGE_DATA.includes(p) ? "page" : "api";
+}
 
 const byLength = Object.keys(weights).sort((a, b) => b.length - a.length);
 
@@ -32,11 +64,6 @@ export function weightFor(path: string): number {
   const p = normalise(path);
   const prefix = byLength.find((candidate) => under(p, candidate));
   return prefix ? weights[prefix]! : DEFAULT_WEIGHT;
-}
-
-export function isExempt(path: string): boolean {
-  const p = normalise(path);
-  return exemptPaths.some((prefix) => under(p, prefix));
 }
 
 // Express routes case-insensitively, so /STAMPS reaches the stamps handler and must cost the same.

@@ -62,7 +62,8 @@ end
 
 local wait, remaining, reset = 0, nil, 0
 for _, w in ipairs(windows) do
-  if allowed then
+  -- A look without a charge (cost 0) must not open a slot: an empty slot would still set the reset.
+  if allowed and cost > 0 then
     local last = w.slots[#w.slots]
     -- A clock that stepped back still charges the newest slot, keeping the slots in order.
     if not (last and last.slot >= w.current) then
@@ -71,7 +72,7 @@ for _, w in ipairs(windows) do
     end
     last.count = last.count + w.need
     redis.call('HSET', KEYS[1], last.field, string.format('%.17g', last.count))
-  else
+  elseif not allowed then
     wait = math.max(wait, wait_for(w))
   end
   local r = math.max(0, math.floor(w.limit - sum(w.slots) + EPS))

@@ -17,7 +17,8 @@ export const slidingWindow: Algorithm<number[][]> = {
   step(state, lanes, cost, nowMs): Step<number[][]> {
     const windows = lanes.map((lane, i) => open(lane, state?.[i] ?? [], nowMs, cost));
     const allowed = windows.every((w) => w.used + w.need <= w.lane.limit + EPS);
-    if (allowed) for (const w of windows) add(w.slots, w.current, w.need);
+    // A look without a charge (cost 0) must not open a slot: an empty slot would still set the reset.
+    if (allowed && cost > 0) for (const w of windows) add(w.slots, w.current, w.need);
     let waitMs = 0;
     if (!allowed) for (const w of windows) waitMs = Math.max(waitMs, waitFor(w, nowMs));
     const views = windows.map((w) => ({

@@ -1,6 +1,7 @@
 import cors from "cors";
 import express, { type Express, type RequestHandler, type Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
+import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { pageAssets } from "../pages/assets.js";
 import { authenticate } from "./authenticate.js";
@@ -28,12 +29,17 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   app.set("trust proxy", false);
   app.use(httpMetrics(ctx.metrics));
   app.use(requestId);
+  app.use(noSniff);
   app.use(cors(corsOptions(config.CORS_ORIGINS)));
-  app.use(onlyUnder(ASSET_PATHS, [docsAssets(), pageAssets()]));
   // Who is calling, before any body is read: a bad key is refused without further work.
   app.use(authenticate(ctx));
-  // Metered here, so anonymous callers of key-only operations are metered too.
-  if (ctx.rateLimiter) app.use(rateLimit(ctx.rateLimiter, { headers: config.RATE_LIMIT_HEADERS }));
+  // Metered here, so anonymous callers of key-only operations are metered too, and every response
+  // from here on (assets, 404s, validation errors) carries the rate-limit headers.
+  if (ctx.rateLimiter) {
+    const options = { headers: config.RATE_LIMIT_HEADERS, baseUrl: publicBaseUrl(config) };
+    app.use(rateLimit(ctx.rateLimiter, options));
+  }
+  app.use(onlyUnder(ASSET_PATHS, [docsAssets(), pageAssets()]));
   app.use(requireKey());
   // Fingerprint documents list every chunk, so the routes that take them accept larger bodies.
   app.use(FINGERPRINT_JSON_PATHS, jsonBody(config.MAX_FINGERPRINT_JSON_BYTES));
@@ -68,6 +74,15 @@ function onlyUnder(paths: RegExp, routers: Router[]): RequestHandler[] {
     (router) => (req, res, next) => (paths.test(req.path) ? router(req, res, next) : next()),
   );
 }
+
+/**
+ * No response is to be sniffed into another type than the one it declares (a JSON body holding a
+ * stamp's text must never be run as HTML or script), whatever answers it.
+ */
+const noSniff: RequestHandler = (_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  next();
+};
 
 function corsOptions(origins: string[]): cors.CorsOptions {
   const exposedHeaders = [

@@ -1,34 +1,56 @@
 import type { NextFunction, Request, Response } from "express";
 import type { components } from "../../gen/openapi/types.js";
+import { pageSecurityHeaders } from "../pages/security-headers.js";
+import { tooManyRequestsPage } from "../pages/too-many-requests-page.js";
 import type { Decision, RateLimiter } from "../ratelimit/limiter.js";
-import { isExempt } from "../ratelimit/paths.js";
 
 type RateLimitError = components["schemas"]["RateLimitError"];
 
+export interface RateLimitOptions {
+  /** `RATE_LIMIT_HEADERS`: X-RateLimit-* on every response. */
+  headers: boolean;
+  /** The public base URL, for the links of the HTML refusal. */
+  baseUrl: string;
+}
+
 /**
- * Charges every request but the exempt paths to `req.principal`'s budget (seed part 8): adds the
- * X-RateLimit-* headers unless `headers` is off, and answers 429 with the limiter's own body.
- * Mounted after `authenticate` and before the body is read, so a refused request costs little.
+ * Meters every request by its class (docs/design.md "Rate limiting"): API requests are charged to
+ * `req.principal`'s tier, the pages people reload to a page budget of their own, the exempt paths
+ * to nothing. Every response gets the X-RateLimit-* headers of what applied unless `headers` is
+ * off; a refusal is the limiter's 429. Mounted after `authenticate` and before the body is read,
+ * so a refused request costs little.
  */
-export function rateLimit(limiter: RateLimiter, options: { headers: boolean }) {
+export function rateLimit(limiter: RateLimiter, options: RateLimitOptions) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (isExempt(req.path)) return next();
-    const decision = await limiter.consume(req.principal, req.path);
+    const request = { method: req.method, path: req.path, fetchSite: req.get("sec-fetch-site") };
+    const decision = await limiter.meter(req.principal, request, options.headers);
     if (!decision) return next();
-    if (decision.allowed) {
-      if (options.headers) res.set(rateLimitHeaders(decision));
-      return next();
-    }
-    sendRateLimited(res, decision, options);
+    if (!decision.allowed) return sendRateLimited(req, res, decision, options);
+    if (options.headers) res.set(rateLimitHeaders(decision));
+    next();
   };
 }
 
-/** Answers 429 with the limiter's body and headers (also for a key guesser, see `authenticate`). */
-export function sendRateLimited(res: Response, decision: Decision, options: { headers: boolean }): void {
+/**
+ * Answers 429 with the limiter's body and headers (also for a key guesser, see `authenticate`);
+ * a request that prefers HTML (a browser loading a page) gets the same status as a page.
+ */
+export function sendRateLimited(
+  req: Request,
+  res: Response,
+  decision: Decision,
+  options: RateLimitOptions,
+): void {
   if (options.headers) res.set(rateLimitHeaders(decision));
   // Sent even with the other headers off: a client told 429 must learn when to come back.
   res.setHeader("Retry-After", String(decision.resetSeconds));
-  res.status(429).json(rateLimitRefusal(decision));
+  res.status(429);
+  if (req.accepts(["application/json", "text/html"]) === "text/html") {
+    const page = tooManyRequestsPage(options.baseUrl, decision.resetSeconds);
+    res.set(pageSecurityHeaders(options.baseUrl)).type("html").send(page);
+    return;
+  }
+  res.json(rateLimitRefusal(decision));
 }
 
 /** The X-RateLimit-* headers of seed 8.4 (also sent on the WebSocket upgrade's 101 and 429). */

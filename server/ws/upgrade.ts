@@ -41,7 +41,9 @@ export async function admit(req: IncomingMessage, ctx: AppContext): Promise<Admi
     throw new UpgradeRefusal(403, { detail: "origin not allowed" });
   }
   const principal = await authenticate(req, url, ctx);
-  const decision = await ctx.rateLimiter?.consume(principal, WS_PATH);
+  // The dashboard's own socket (Sec-Fetch-Site: same-origin) is charged to the page budget.
+  const request = { method: "GET", path: WS_PATH, fetchSite: header(req, "sec-fetch-site") };
+  const decision = await ctx.rateLimiter?.meter(principal, request, true);
   const headers = decision && ctx.config.RATE_LIMIT_HEADERS ? rateLimitHeaders(decision) : {};
   if (decision && !decision.allowed) throw throttled(decision, ctx);
   return { principal, headers: Object.entries(headers).map(([name, value]) => `${name}: ${value}`) };
@@ -99,6 +101,7 @@ export function refuse(socket: Duplex, refusal: UpgradeRefusal): void {
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}`,
     "Connection: close",
     "Content-Type: application/json; charset=utf-8",
+    "X-Content-Type-Options: nosniff",
     `Content-Length: ${Buffer.byteLength(body)}`,
     ...Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}`),
   ];

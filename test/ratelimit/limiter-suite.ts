@@ -237,5 +237,47 @@ export function limiterSuite(storeName: string, makeStore: StoreFactory): void {
         expect(decisions.filter((d) => d?.allowed)).toHaveLength(10);
       });
     });
+
+    describe.each(["token_bucket", "sliding_window"] as const)(
+      "peek and the page budget (%s)",
+      (algorithm) => {
+        it("peek reports the tier's figures and charges nothing, not even a slot", async () => {
+          const l = await open(algorithm);
+          for (let i = 0; i < 50; i++) {
+            expect(await l.peek(client())).toMatchObject({
+              allowed: true,
+              tier: "anonymous",
+              limit: 20,
+              resetSeconds: 0,
+            });
+          }
+          const first = await consume(l, client(), "/stamps");
+          expect(first.allowed).toBe(true);
+          expect(await l.peek(client())).toMatchObject({
+            remaining: first.remaining,
+            resetSeconds: first.resetSeconds,
+          });
+          expect((await l.stats()).allowed.anonymous).toBe(1);
+        });
+
+        it("charges pages to a budget apart from the API's", async () => {
+          limiter = new RateLimiter({
+            store: await makeStore({ algorithm, clock }),
+            logger,
+            cleanupIntervalMs: 0,
+            pagesPerMinute: 30,
+          });
+          const page = { method: "GET", path: "/verify/stp_x" };
+          const decisions = [];
+          for (let i = 0; i < 31; i++) decisions.push(await limiter.meter(client(), page, true));
+          expect(decisions.filter((d) => d?.allowed)).toHaveLength(30);
+          expect(decisions.at(-1)).toMatchObject({ allowed: false, limit: 30, tier: "anonymous" });
+          expect(await limiter.meter(client(), { method: "GET", path: "/presets" }, true)).toMatchObject({
+            allowed: true,
+            limit: 20,
+          });
+        });
+      },
+    );
   });
 }

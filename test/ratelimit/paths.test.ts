@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isExempt, weightFor } from "../../server/ratelimit/paths.js";
+import { requestClass, weightFor } from "../../server/ratelimit/paths.js";
 
 describe("weightFor: the longest listed prefix on whole path segments (specs/openapi.yaml)", () => {
   it.each([
@@ -35,25 +35,39 @@ describe("weightFor: the longest listed prefix on whole path segments (specs/ope
   });
 });
 
-describe("isExempt (seed 8.5)", () => {
+describe("requestClass", () => {
+  const GET = (path: string, fetchSite?: string) => ({ method: "GET", path, fetchSite });
   it.each([
-    ["/health", true],
-    ["/ready", true],
-    ["/metrics", true],
-    ["/openapi.json", true],
-    ["/docs", true],
-    ["/docs/", true],
-    ["/docs/init.js", true],
-    ["/docs/assets/swagger-ui-bundle.js", true],
-    ["/redoc", true],
-    ["/redoc/assets/redoc.standalone.js", true],
-    ["/", false],
-    ["/healthz", false],
-    ["/metricsx", false],
-    ["/docsearch", false],
-    ["/openapi.json.bak", false],
-    ["/stamps", false],
-  ])("%s: %s", (path, exempt) => {
-    expect(isExempt(path)).toBe(exempt);
+    ["/health", GET("/health"), "exempt"],
+    ["/ready", GET("/ready"), "exempt"],
+    ["/metrics", GET("/metrics"), "exempt"],
+    ["/openapi.json", GET("/openapi.json"), "exempt"],
+    ["/docs", GET("/docs"), "exempt"],
+    ["/docs/", GET("/docs/"), "exempt"],
+    ["/docs/init.js", GET("/docs/init.js"), "exempt"],
+    ["/docs/assets/swagger-ui-bundle.js", GET("/docs/assets/swagger-ui-bundle.js"), "exempt"],
+    ["/redoc", GET("/redoc"), "exempt"],
+    ["/redoc/assets/redoc.standalone.js", GET("/redoc/assets/redoc.standalone.js"), "exempt"],
+    ["/pages/assets/pages.css", GET("/pages/assets/pages.css"), "exempt"],
+    ["/", GET("/"), "api"],
+    ["/healthz", GET("/healthz"), "api"],
+    ["/metricsx", GET("/metricsx"), "api"],
+    ["/docsearch", GET("/docsearch"), "api"],
+    ["/openapi.json.bak", GET("/openapi.json.bak"), "api"],
+    ["/stamps", GET("/stamps"), "api"],
+    ["GET /verify/{id}", GET("/verify/stp_01JD3X7Q6V9M2K8T4R5N0B1C2D"), "page"],
+    ["HEAD /Verify/{id}", { method: "HEAD", path: "/Verify/x" }, "page"],
+    ["POST /verify", { method: "POST", path: "/verify" }, "api"],
+    ["POST /verify/{id}", { method: "POST", path: "/verify/x" }, "api"],
+    ["GET /verify/{id}/more", GET("/verify/x/more"), "api"],
+    ["GET /dashboard", GET("/dashboard"), "page"],
+    ["GET /dashboard/stats", GET("/dashboard/stats"), "page"],
+    ["GET /log from the service's own page", GET("/log", "same-origin"), "page"],
+    ["GET /ws from the service's own page", GET("/ws", "same-origin"), "page"],
+    ["GET /log from another site", GET("/log", "cross-site"), "api"],
+    ["GET /log from a program", GET("/log"), "api"],
+    ["GET /stamps/{id} from the service's own page", GET("/stamps/x", "same-origin"), "api"],
+  ] as const)("%s: %s", (_name, request, kind) => {
+    expect(requestClass(request)).toBe(kind);
   });
 });

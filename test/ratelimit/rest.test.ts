@@ -123,7 +123,7 @@ describe.each(stores)("REST rate limiting on the %s store", (_name, storeEnv) =>
     }
   });
 
-  it("neither limits nor labels the exempt paths and their assets", async () => {
+  it("never limits nor charges the exempt paths and their assets, and labels them all", async () => {
     await start();
     const exempt = [
       "/health",
@@ -133,18 +133,71 @@ describe.each(stores)("REST rate limiting on the %s store", (_name, storeEnv) =>
       "/docs/assets/swagger-ui.css",
       "/redoc",
       "/redoc/assets/redoc.standalone.js",
+      "/pages/assets/pages.css",
     ];
     for (const path of exempt) {
       for (let i = 0; i < 6; i++) {
         const res = await request(path);
         expect(res.status, path).toBe(200);
-        expect(limitHeaders(res), path).toEqual({});
+        // The caller's tier figures (seed 8.4: every response), with nothing taken.
+        expect(limitHeaders(res), path).toEqual({
+          "x-ratelimit-limit": "20",
+          "x-ratelimit-remaining": "5",
+          "x-ratelimit-reset": "0",
+          "x-ratelimit-tier": "anonymous",
+        });
         await res.arrayBuffer();
       }
     }
     for (let i = 0; i < 60; i++) expect((await request("/health")).status).toBe(200);
     // Nothing above was charged.
     expect(limitHeaders(await request("/"))).toMatchObject({ "x-ratelimit-remaining": "4" });
+  });
+
+  it("labels refusals too: a 401 for a refused key, a 404, a 400; and a key's exempt calls with its tier", async () => {
+    await start();
+    const refusedKey = await request("/health", { headers: { "x-api-key": "svc_live_nope" } });
+    expect(refusedKey.status).toBe(401);
+    // The refused key was charged 1.0 to the address's anonymous bucket; its figures say so.
+    expect(limitHeaders(refusedKey)).toMatchObject({
+      "x-ratelimit-tier": "anonymous",
+      "x-ratelimit-remaining": "4",
+    });
+    const missing = await request("/no/such/path");
+    expect(missing.status).toBe(404);
+    expect(limitHeaders(missing)).toMatchObject({
+      "x-ratelimit-tier": "anonymous",
+      "x-ratelimit-remaining": "3",
+    });
+    const bad = await request("/health?unknown=1");
+    expect(bad.status).toBe(400);
+    expect(limitHeaders(bad)).toMatchObject({ "x-ratelimit-remaining": "3" });
+    const { key } = await issueKey(svc!, { tier: "premium" });
+    expect(
+      limitHeaders(await request("/openapi.json", { headers: { authorization: `Bearer ${key}` } })),
+    ).toEqual({
+      "x-ratelimit-limit": "200",
+      "x-ratelimit-remaining": "50",
+      "x-ratelimit-reset": "0",
+      "x-ratelimit-tier": "premium",
+    });
+  });
+
+  it("marks every response nosniff, JSON answers and refusals included", async () => {
+    await start();
+    for (const path of [
+      "/health",
+      "/",
+      "/no/such/path",
+      "/openapi.json",
+      "/stamps/stp_01JD3X7Q6V9M2K8T4R5N0B1C2D",
+    ]) {
+      expect((await request(path)).headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    for (let i = 0; i < 3; i++) await postStamp();
+    const refused = await postStamp();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("does not charge CORS preflights", async () => {
@@ -169,11 +222,13 @@ describe.each(stores)("REST rate limiting on the %s store", (_name, storeEnv) =>
 
   it("sends Retry-After and the body on a 429 even with the rate-limit headers turned off", async () => {
     await start({ RATE_LIMIT_HEADERS: "false" });
+    for (const path of ["/health", "/docs"]) expect(limitHeaders(await request(path))).toEqual({});
     const responses = [await postStamp(), await postStamp(), await postStamp()];
     for (const res of responses) expect(limitHeaders(res)).toEqual({});
     expect(responses[2]!.status).toBe(429);
     expect(responses[2]!.headers.get("retry-after")).toBe("3");
     expect(await responses[2]!.json()).toMatchObject({ error: "rate_limit_exceeded", retry_after: 3 });
+    expect(limitHeaders(await request("/no/such/path"))).toEqual({});
   });
 });
 
