@@ -17,7 +17,7 @@ export function createMetricsServer(metrics: Metrics, logger: Logger, limits: Ht
     }
     metrics.scrape().then(
       (text) => {
-        res.writeHead(200, { "content-type": metrics.contentType });
+        res.writeHead(200, { "content-type": metrics.contentType, "x-content-type-options": "nosniff" });
         res.end(req.method === "HEAD" ? undefined : text);
       },
       (err) => {
@@ -29,6 +29,9 @@ export function createMetricsServer(metrics: Metrics, logger: Logger, limits: Ht
 }
 
 function json(res: http.ServerResponse, status: number, body: object): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "x-content-type-options": "nosniff",
+  });
   res.end(JSON.stringify(body));
 }

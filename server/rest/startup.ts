@@ -16,7 +16,11 @@ export function startupResponder(readiness: Readiness): http.RequestListener {
         : path === "/health"
           ? { status: "starting", version: VERSION, timestamp: new Date().toISOString() }
           : { detail: "the service is starting; retry shortly" };
-    res.writeHead(503, { "content-type": "application/json; charset=utf-8", "retry-after": "5" });
+    res.writeHead(503, {
+      "content-type": "application/json; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      "retry-after": "5",
+    });
     res.end(JSON.stringify(body));
   };
 }
