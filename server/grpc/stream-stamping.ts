@@ -23,8 +23,8 @@ export interface StreamedGroup {
  * as one batch: one charge, one service signature over their Merkle root, one transaction. It
  * keeps the stream's per-request rules: requests are charged and checked in order, and the first
  * one refused (rate limit, bad input) ends the call after the stamps of the requests before it;
- * nothing after it is made. A group is charged up to that request at once, one request at a time
- * only when the budget does not hold the whole group.
+ * nothing after it is made. A group is charged up to that request in as few charges as the
+ * caller's tier allows, one request at a time only when the budget does not hold a whole charge.
  */
 export async function stampGroup(
   deps: StreamDeps,
@@ -55,22 +55,33 @@ export async function stampGroup(
   };
 }
 
-/** Charges `count` stamps; when the budget does not hold them all, as many as it holds, in order. */
+/**
+ * Charges `count` stamps in order, each at its full weight: in charges of as many as one charge may
+ * hold (CallLimits.perCharge), and when the budget does not hold a whole charge, as many of its
+ * stamps as it holds, one at a time. Returns how many were charged and the refusal that stopped it.
+ */
 async function chargeInOrder(limits: CallLimits, principal: Principal, count: number) {
-  try {
-    await limits.charge(principal, "stamp", count);
-    return { allowed: count, refusal: null };
-  } catch (refusal) {
-    if (count === 1) return { allowed: 0, refusal };
-  }
-  for (let allowed = 0; allowed < count; allowed++) {
+  const most = limits.perCharge(principal, "stamp");
+  let allowed = 0;
+  while (allowed < count) {
+    const size = Math.min(most, count - allowed);
     try {
-      await limits.charge(principal, "stamp");
+      await limits.charge(principal, "stamp", size);
+      allowed += size;
+      continue;
     } catch (refusal) {
-      return { allowed, refusal };
+      if (size === 1) return { allowed, refusal };
+    }
+    for (let i = 0; i < size; i++) {
+      try {
+        await limits.charge(principal, "stamp");
+        allowed++;
+      } catch (refusal) {
+        return { allowed, refusal };
+      }
     }
   }
-  return { allowed: count, refusal: null };
+  return { allowed, refusal: null };
 }
 
 /** StreamStamps names the request that ended the call: `request 3: content_hash: …`. */

@@ -41,14 +41,25 @@
 // each StreamStamps request cost what `/stamps` costs (2.0); Verify what
 // `/verify` costs (1.0); starting a WatchStamps stream 1.0 (like opening a
 // WebSocket); BatchStamp 2.0 per item (at least one item's worth), charged in
-// one go before any item is stamped. A charge larger than a bucket of the
-// caller's tier takes that whole bucket, so any batch can pass once the
-// budget is full, and a large batch empties it. HealthCheck is free. A call
-// over the limit fails with RESOURCE_EXHAUSTED, the message naming the tier
-// and the wait in seconds, e.g. `rate limit exceeded for tier anonymous (20
-// requests/min); retry after 3 s`, and the trailer `grpc-retry-pushback-ms`
+// one go before any item is stamped. HealthCheck is free. A call over the
+// limit fails with RESOURCE_EXHAUSTED, the message naming the tier and the
+// wait in seconds, e.g. `rate limit exceeded for tier anonymous (20
+// requests/min); retry after 3 s` (for a batch: `…; retry after 3 s, when
+// the budget covers all 2 stamps`), and the trailer `grpc-retry-pushback-ms`
 // carrying the wait in milliseconds (gRPC's retry pushback, honoured by
 // clients with a retry policy).
+//
+// Every item is charged in full, so one call can hold at most as many stamps
+// as the smallest bucket of the caller's tier holds (token bucket: the burst;
+// sliding window: the per-minute limit): with the default token bucket,
+// anonymous 2 (burst 5), authenticated 7 (15), premium 25 (50), internal 100
+// (200). A larger BatchStamp fails at once with RESOURCE_EXHAUSTED and no
+// pushback trailer, as no wait lets it through, and nothing is charged:
+// `rate limit: 1000 stamps cost 2000 (2 each) but tier anonymous covers at
+// most 2 in one call; send at most 2 items a call`. StreamStamps charges the
+// requests it stamps together in charges of at most that many, and one at a
+// time when the budget holds less, so its first request past the budget ends
+// the call.
 //
 // ## content_hash
 //
@@ -883,7 +894,9 @@ export const StampService: GenService<{
    * twice).
    *
    * Errors: INVALID_ARGUMENT (more than MAX_BATCH_ITEMS items, default 1000;
-   * nothing is created), UNAUTHENTICATED, RESOURCE_EXHAUSTED.
+   * nothing is created), UNAUTHENTICATED, RESOURCE_EXHAUSTED (the budget
+   * does not cover every item now, or more items than the caller's tier
+   * allows in one call: see Rate limiting in the file header).
    *
    * @generated from rpc svc.v1.StampService.BatchStamp
    */
