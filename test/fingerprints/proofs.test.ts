@@ -1,7 +1,9 @@
+import { hexToBytes } from "@noble/hashes/utils.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { components } from "../../gen/openapi/types.js";
 import { verifyFingerprintProof } from "../../sdk/src/verify/fingerprint-proof.js";
+import { leafHash, verifyInclusion } from "../../sdk/src/verify/merkle.js";
 import { ServiceError } from "../../server/errors.js";
 import { buildProof } from "../../server/fingerprints/proofs.js";
 import type { FingerprintDocument } from "../../server/fingerprints/types.js";
@@ -11,6 +13,20 @@ type Proof = ReturnType<typeof buildProof>;
 const methodArb = fc.constantFrom(...METHODS);
 const flipHex = (hex: string) => (hex[0] === "0" ? "1" : "0") + hex.slice(1);
 const valid = { valid: true, failures: [] };
+const unbound =
+  "leaf_count is not bound: pass the fingerprint or the stamp's signed fingerprint (its chunk_count)";
+/** What a stamp made with `generate_fp` signs of the fingerprint (`stamp_json.fingerprint`). */
+const signedPart = ({
+  standard_hash,
+  merkle_root,
+  chunk_count,
+  decomposition_method,
+}: FingerprintDocument) => ({
+  standard_hash,
+  merkle_root,
+  chunk_count,
+  decomposition_method,
+});
 
 function expectRefused(call: () => unknown, path: string) {
   try {
@@ -25,7 +41,7 @@ function expectRefused(call: () => unknown, path: string) {
 }
 
 describe("existence proofs", () => {
-  it("verify offline for every chunk index, alone and against the fingerprint", () => {
+  it("verify offline for every chunk index, against the fingerprint or the stamp's part of it", () => {
     fc.assert(
       fc.property(anyInput, methodArb, (bytes, method) => {
         const doc = fingerprint(bytes, method);
@@ -36,8 +52,10 @@ describe("existence proofs", () => {
             chunk_hash: doc.chunks[i]!.hash,
             leaf_count: doc.chunk_count,
           });
-          expect(verifyFingerprintProof(proof)).toEqual(valid);
+          expect(verifyFingerprintProof(proof, signedPart(doc))).toEqual(valid);
           expect(verifyFingerprintProof(proof, doc)).toEqual(valid);
+          // Alone, nothing says how many leaves the tree has.
+          expect(verifyFingerprintProof(proof)).toEqual({ valid: false, failures: [unbound] });
         }
       }),
       { numRuns: 40 },
@@ -64,8 +82,31 @@ describe("existence proofs", () => {
           proof: { ...p, audit_path: p.audit_path.map((h, k) => (k === j ? flipHex(h) : h)) },
         })),
       ];
-      for (const t of tampered) expect(verifyFingerprintProof(t).valid).toBe(false);
+      for (const t of tampered) expect(verifyFingerprintProof(t, signedPart(doc)).valid).toBe(false);
     }
+  });
+
+  // Issue #21 finding 14: the same audit path verifies for every tree size with the same path
+  // shape (RFC 9162 binds the size through the signed tree head), so a changed leaf_count
+  // verified alone. It is now checked against the chunk_count the stamp signs.
+  it("with a changed leaf_count the audit path alone cannot tell apart are refused", () => {
+    const doc = fingerprint(wordText(5, 60 * 1024), "flat");
+    const proof = buildProof({ fingerprint_json: doc, proof_type: "existence", section_index: 0 });
+    const p = proof.proof as { chunk_hash: string; leaf_count: number; audit_path: string[] };
+    const path = p.audit_path.map(hexToBytes);
+    const root = hexToBytes(proof.merkle_root);
+    const otherSize = Array.from({ length: 2 * p.leaf_count }, (_, i) => i + 1).find(
+      (n) => n !== p.leaf_count && verifyInclusion(leafHash(hexToBytes(p.chunk_hash)), 0, n, path, root),
+    );
+    expect(otherSize).toBeDefined();
+    const changed = { ...proof, proof: { ...p, leaf_count: otherSize! } } as Proof;
+    for (const against of [signedPart(doc), doc]) {
+      expect(verifyFingerprintProof(changed, against)).toEqual({
+        valid: false,
+        failures: ["leaf_count is not the fingerprint's chunk_count"],
+      });
+    }
+    expect(verifyFingerprintProof(changed).valid).toBe(false);
   });
 
   it("of a document with one changed chunk fails against the original fingerprint", () => {
@@ -75,7 +116,7 @@ describe("existence proofs", () => {
     changed[5000]! ^= 1;
     const other = fingerprint(changed, "flat");
     const proof = buildProof({ fingerprint_json: other, proof_type: "existence", section_index: 1 });
-    expect(verifyFingerprintProof(proof)).toEqual(valid);
+    expect(verifyFingerprintProof(proof, signedPart(other))).toEqual(valid);
     const result = verifyFingerprintProof({ ...proof, merkle_root: doc.merkle_root }, doc);
     expect(result.valid).toBe(false);
     expect(result.failures).toContain("the audit path does not lead from chunk_hash to merkle_root");

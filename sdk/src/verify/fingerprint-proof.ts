@@ -13,6 +13,8 @@ import {
 
 type FingerprintProof = components["schemas"]["FingerprintProof"];
 type FingerprintDocument = components["schemas"]["FingerprintDocument"];
+/** What a stamp made with `generate_fp` signs of its fingerprint (`stamp_json.fingerprint`). */
+type StampFingerprint = components["schemas"]["StampFingerprint"];
 type ExistenceProof = components["schemas"]["ExistenceProof"];
 type StructureProof = components["schemas"]["StructureProof"];
 type SimilarityProof = components["schemas"]["SimilarityProof"];
@@ -25,16 +27,26 @@ export interface FingerprintProofResult {
 
 /**
  * Verifies a proof from `POST /fingerprint/proof` offline, with no network (docs/fingerprint.md).
- * Alone, a proof is checked against its own `merkle_root`: the audit path of an existence proof,
- * the values, hash and commitment of a structure proof, the arithmetic and assessment of a
- * similarity proof. Given the fingerprint (and, for similarity, the reference fingerprint), it is
- * also checked against them, and a similarity is recomputed. Trust in `merkle_root` itself comes
- * from elsewhere, e.g. a signed stamp document whose `fingerprint.merkle_root` it is.
+ * Alone, a proof is checked against its own `merkle_root`: the values, hash and commitment of a
+ * structure proof, the arithmetic and assessment of a similarity proof. Given the fingerprint
+ * (and, for similarity, the reference fingerprint), it is also checked against them, and a
+ * similarity is recomputed. Trust in `merkle_root` itself comes from elsewhere, e.g. a signed
+ * stamp document whose `fingerprint` is then passed instead of the whole fingerprint: its
+ * `merkle_root`, `standard_hash` and `chunk_count` are compared with the proof's.
+ *
+ * An existence proof needs one of the two: a Merkle root does not commit to its number of leaves
+ * (RFC 9162 checks a tree size against a signed tree head), so the same audit path verifies for
+ * several `leaf_count` values and only a trusted `chunk_count` binds it.
  * Never throws: a malformed proof is reported as invalid.
+ *
+ * @example
+ * // A chunk of a stamped document, proven without the document or its fingerprint:
+ * const stamp = await verifyStamp(stampJson); // is_valid: the stamp's fingerprint is signed
+ * verifyFingerprintProof(proof, stampJson.fingerprint).valid;
  */
 export function verifyFingerprintProof(
   proof: FingerprintProof,
-  fingerprintJson?: FingerprintDocument,
+  fingerprintJson?: FingerprintDocument | StampFingerprint,
   referenceJson?: FingerprintDocument,
 ): FingerprintProofResult {
   let failures: string[];
@@ -49,7 +61,15 @@ export function verifyFingerprintProof(
   return { valid: failures.length === 0, failures };
 }
 
-function headerFailures(proof: FingerprintProof, doc: FingerprintDocument | undefined): string[] {
+/** Whether `fingerprint` is a whole fingerprint document rather than a stamp's summary of one. */
+const isDocument = (
+  fingerprint: FingerprintDocument | StampFingerprint | undefined,
+): fingerprint is FingerprintDocument => fingerprint !== undefined && "chunks" in fingerprint;
+
+function headerFailures(
+  proof: FingerprintProof,
+  doc: FingerprintDocument | StampFingerprint | undefined,
+): string[] {
   if (!doc) return [];
   const failures: string[] = [];
   if (doc.merkle_root !== proof.merkle_root) failures.push("merkle_root differs from the fingerprint's");
@@ -60,12 +80,13 @@ function headerFailures(proof: FingerprintProof, doc: FingerprintDocument | unde
 
 function bodyFailures(
   proof: FingerprintProof,
-  doc: FingerprintDocument | undefined,
+  fingerprint: FingerprintDocument | StampFingerprint | undefined,
   reference: FingerprintDocument | undefined,
 ): string[] {
+  const doc = isDocument(fingerprint) ? fingerprint : undefined;
   switch (proof.proof_type) {
     case "existence":
-      return existenceFailures(proof.merkle_root, proof.proof as ExistenceProof, doc);
+      return existenceFailures(proof.merkle_root, proof.proof as ExistenceProof, fingerprint);
     case "structure":
       return structureFailures(proof.merkle_root, proof.proof as StructureProof, doc);
     case "similarity":
@@ -75,16 +96,28 @@ function bodyFailures(
   }
 }
 
-function existenceFailures(root: string, p: ExistenceProof, doc: FingerprintDocument | undefined): string[] {
+function existenceFailures(
+  root: string,
+  p: ExistenceProof,
+  fingerprint: FingerprintDocument | StampFingerprint | undefined,
+): string[] {
   const leaf = leafHash(hexToBytes(p.chunk_hash));
   const path = p.audit_path.map(hexToBytes);
   const failures = verifyInclusion(leaf, p.section_index, p.leaf_count, path, hexToBytes(root))
     ? []
     : ["the audit path does not lead from chunk_hash to merkle_root"];
-  if (!doc) return failures;
+  if (!fingerprint) {
+    return [
+      ...failures,
+      "leaf_count is not bound: pass the fingerprint or the stamp's signed fingerprint (its chunk_count)",
+    ];
+  }
+  if (fingerprint.chunk_count !== p.leaf_count)
+    failures.push("leaf_count is not the fingerprint's chunk_count");
+  if (!isDocument(fingerprint)) return failures;
+  const doc = fingerprint;
   if (doc.chunks[p.section_index]?.hash !== p.chunk_hash)
     failures.push("chunk_hash is not the fingerprint's chunk");
-  if (doc.chunk_count !== p.leaf_count) failures.push("leaf_count is not the fingerprint's chunk_count");
   const docRoot = bytesToHex(merkleRoot(doc.chunks.map((c) => leafHash(hexToBytes(c.hash)))));
   if (docRoot !== doc.merkle_root) failures.push("the fingerprint's chunks do not have its merkle_root");
   return failures;
