@@ -7,7 +7,7 @@ import { table } from "../table.js";
 
 interface CreateFlags extends RemoteFlags {
   deadline: number;
-  recipient: string;
+  recipient?: string;
   contentUri?: string[];
   allowManualRelease?: boolean;
   metadata?: Record<string, string>;
@@ -34,7 +34,7 @@ function describe(vault: Schemas["VaultResponse"]): string {
     ["time left", live ? timeLeft(vault.deadline) : `none (${vault.state})`],
     ["last heartbeat", vault.last_heartbeat ?? "never"],
     ["heartbeats", String(vault.heartbeat_count)],
-    ["recipient", vault.recipient_public_key],
+    ["recipient", vault.recipient_public_key ?? "none (owner-bound: only this account retrieves)"],
     ["content", vault.content_uris.join(", ") || "none"],
     ["manual release", vault.allow_manual_release ? "allowed" : "not allowed"],
     ["group", vault.group_id ?? "none"],
@@ -94,9 +94,9 @@ export function registerVault(program: Command): void {
         "time without heartbeat before release: 3600, 90m, 12h, 30d",
         duration,
       )
-      .requiredOption(
+      .option(
         "--recipient <public-key>",
-        "ed25519:<hex> key of who may retrieve the key once released",
+        "ed25519:<hex> key of who may retrieve the key once released, from any account; without it the vault is owner-bound (only this account retrieves)",
       )
       .option(
         "--content-uri <uri>",

@@ -323,7 +323,7 @@ export interface StampCreatedData {
    */
   'timestamp': string;
   /**
-   * Arbitrary key-value pairs (string values), as in gRPC `map<string,string>`.
+   * Key-value pairs with string values, as the stamp records them (gRPC `map<string,string>`).
    */
   'metadata': Record<string, string>;
 }
@@ -345,9 +345,15 @@ export interface StampRequestData {
    */
   'contentHash': string;
   /**
-   * Arbitrary key-value pairs (string values), as in gRPC `map<string,string>`.
+   * Arbitrary key-value pairs: 1 to 64 characters a key, at most 32 keys, each value any JSON
+   * value. A stamp records string values (its document and gRPC carry `map<string,string>`), so a
+   * value that is not a string is recorded as its RFC 8785 (JCS) JSON text: `1` as `"1"`, `true`
+   * as `"true"`, `{"b":1,"a":[2]}` as `"{\"a\":[2],\"b\":1}"`. Each recorded value is at most
+   * 512 characters (error `invalid_message` otherwise), which with the message's nesting bound
+   * (64 levels, see Envelope) bounds what a value may hold. `stamp_created`, the stamp document,
+   * REST and gRPC all show the recorded strings.
    */
-  'metadata'?: Record<string, string>;
+  'metadata'?: Record<string, unknown>;
 }
 
 export interface SubscribeData {
@@ -423,7 +429,11 @@ export interface VaultBurnedData {
    */
   'vaultId': string;
   'burnedAt': string;
-  'reason': BurnReason;
+  /**
+   * For a burn by the owner: to the owner's connections, the reason the owner gave (REST BurnResult `reason`); to every other connection, `owner_request` (see Delivery). For a retention burn: `retention_expired` for everyone.
+   */
+  'reason': string;
+  'cause': BurnReason;
 }
 
 export interface VaultCreatedData {
@@ -491,7 +501,7 @@ export interface VaultReleasedData {
   'vaultId': string;
   'releasedAt': string;
   /**
-   * The reason recorded with the release (REST ReleaseResult `reason`).
+   * To the owner's connections: the reason the owner gave (REST ReleaseResult `reason`). To every other connection: `owner_request` (the free text is the owner's, see Delivery).
    */
   'reason': string;
 }

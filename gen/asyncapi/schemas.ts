@@ -67,11 +67,13 @@ export const clientMessageSchemas = {
             "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits."
           },
           "metadata": {
-            "title": "StampMetadata",
+            "title": "StampRequestMetadata",
             "type": "object",
-            "description": "Arbitrary key-value pairs (string values), as in gRPC `map<string,string>`.",
-            "additionalProperties": {
-              "type": "string"
+            "description": "Arbitrary key-value pairs: 1 to 64 characters a key, at most 32 keys, each value any JSON\nvalue. A stamp records string values (its document and gRPC carry `map<string,string>`), so a\nvalue that is not a string is recorded as its RFC 8785 (JCS) JSON text: `1` as `\"1\"`, `true`\nas `\"true\"`, `{\"b\":1,\"a\":[2]}` as `\"{\\\"a\\\":[2],\\\"b\\\":1}\"`. Each recorded value is at most\n512 characters (error `invalid_message` otherwise), which with the message's nesting bound\n(64 levels, see Envelope) bounds what a value may hold. `stamp_created`, the stamp document,\nREST and gRPC all show the recorded strings.\n",
+            "maxProperties": 32,
+            "propertyNames": {
+              "minLength": 1,
+              "maxLength": 64
             }
           }
         }
@@ -631,7 +633,7 @@ export const serverMessageSchemas = {
           "metadata": {
             "title": "StampMetadata",
             "type": "object",
-            "description": "Arbitrary key-value pairs (string values), as in gRPC `map<string,string>`.",
+            "description": "Key-value pairs with string values, as the stamp records them (gRPC `map<string,string>`).",
             "additionalProperties": {
               "type": "string"
             }
@@ -835,7 +837,8 @@ export const serverMessageSchemas = {
         "required": [
           "vaultId",
           "burnedAt",
-          "reason"
+          "reason",
+          "cause"
         ],
         "properties": {
           "vaultId": {
@@ -849,6 +852,11 @@ export const serverMessageSchemas = {
             "format": "date-time"
           },
           "reason": {
+            "type": "string",
+            "minLength": 1,
+            "description": "For a burn by the owner: to the owner's connections, the reason the owner gave (REST BurnResult `reason`); to every other connection, `owner_request` (see Delivery). For a retention burn: `retention_expired` for everyone."
+          },
+          "cause": {
             "title": "BurnReason",
             "type": "string",
             "enum": [
@@ -1131,7 +1139,7 @@ export const serverMessageSchemas = {
           },
           "reason": {
             "type": "string",
-            "description": "The reason recorded with the release (REST ReleaseResult `reason`)."
+            "description": "To the owner's connections: the reason the owner gave (REST ReleaseResult `reason`). To every other connection: `owner_request` (the free text is the owner's, see Delivery)."
           }
         }
       }
@@ -1242,7 +1250,7 @@ export const subscriptionChannels = {
     ]
   },
   "all_vaults": {
-    "description": "Every vault event of the deployment (public, like the explorer).",
+    "description": "Every vault event of the deployment (public, like the explorer; owner-only fields are left out, see Delivery).",
     "filter": null,
     "authentication": "optional",
     "events": [
@@ -1268,7 +1276,7 @@ export const subscriptionChannels = {
     ]
   },
   "vault": {
-    "description": "Events of one vault.",
+    "description": "Events of one vault (owner-only fields only for the owner's connections, see Delivery).",
     "filter": "vault_id",
     "authentication": "optional",
     "events": [

@@ -581,6 +581,10 @@ export interface paths {
          *     `VaultFees.create_fee` is above 0 a `fee_receipt` covering it is required (422 otherwise;
          *     409 if the receipt was already used); while it is 0 a `fee_receipt` sent anyway is ignored
          *     (not consumed). Emits `vault_created`. The response carries `Location: /vault/{id}`.
+         *
+         *     Without `recipient_public_key` the vault is **owner-bound**: only the account that created
+         *     it can retrieve its key (see `POST /vault/{id}/retrieve`). With it, whoever holds that
+         *     Ed25519 private key can, from any account.
          */
         post: operations["createVault"];
         delete?: never;
@@ -747,7 +751,8 @@ export interface paths {
          * @description The owner releases an `active` vault before its deadline; allowed only when the vault was
          *     created with `allow_manual_release: true` (403 `manual_release_not_allowed` otherwise). The
          *     vault becomes `released` and its key can be retrieved by the recipient. Emits
-         *     `vault_released` with the reason. 409 `vault_not_active` when the vault is not `active`.
+         *     `vault_released` with the reason (the text goes only to the owner's WebSocket connections;
+         *     everyone else sees `owner_request`). 409 `vault_not_active` when the vault is not `active`.
          *     The policy is checked first: a vault created without `allow_manual_release` answers 403 in
          *     every state.
          */
@@ -769,18 +774,32 @@ export interface paths {
         put?: never;
         /**
          * Retrieve the escrowed key
-         * @description Returns the encrypted key of a `released` or `expired` vault to its recipient. Authorized by
-         *     `proof_of_identity`: base64 of the Ed25519 signature, by the vault's `recipient_public_key`,
-         *     over the UTF-8 text `stampd-vault-retrieve:<vault_id>:<signed_at>`, where `signed_at` is
-         *     sent beside it exactly as signed. It must be within 300 seconds of the server's clock
-         *     (either way), and each signed text is accepted once (a re-encoded signature of the same text
-         *     is a replay too). The state is checked before the proof, so a proof is not spent on a vault
-         *     that cannot answer. Any authenticated account may call this with a valid
-         *     proof (the recipient usually is not the owner). Retrieval does not change the vault's state
-         *     and can be repeated with a fresh proof until the vault is burned.
+         * @description Returns the encrypted key of a `released` or `expired` vault. What `proof_of_identity`
+         *     proves depends on how the vault was created:
          *
-         *     Errors: 403 `invalid_proof_of_identity` (bad signature, wrong key, stale or reused proof);
-         *     404 unknown vault; 409 `vault_not_retrievable` when the vault is `active` or `burned`.
+         *     - **With `recipient_public_key`** (recipient vault): `proof_of_identity` is base64 of the
+         *       Ed25519 signature, by that key, over the UTF-8 text
+         *       `stampd-vault-retrieve:<vault_id>:<signed_at>`, where `signed_at` is sent beside it
+         *       exactly as signed (required for these vaults: 400 without it). It must be within 300
+         *       seconds of the server's clock (either way), and each signed text is accepted once (a
+         *       re-encoded signature of the same text is a replay too). Any authenticated account may
+         *       call this with a valid proof (the recipient usually is not the owner).
+         *     - **Without `recipient_public_key`** (owner-bound vault): only the account that created the
+         *       vault may retrieve (any other account gets 404, as for every `/vault/{id}` operation), so
+         *       the API key is what authorizes. `proof_of_identity` is then a single-use retrieval token:
+         *       base64 of at least 16 bytes the client draws at random for each retrieval. The server
+         *       records it (as SHA-256 of the vault id and the decoded bytes, kept for good) and refuses a
+         *       value it has seen before for that vault, also after a restart, so a captured request cannot
+         *       be replayed. `signed_at` is not used.
+         *
+         *     The state is checked before the proof, so a proof is not spent on a vault that cannot
+         *     answer. Retrieval does not change the vault's state and can be repeated with a fresh proof
+         *     until the vault is burned.
+         *
+         *     Errors: 400 `validation_failed` (`signed_at` missing for a recipient vault); 403
+         *     `invalid_proof_of_identity` (bad signature, wrong key, stale or reused proof, a token
+         *     shorter than 16 bytes); 404 unknown vault, or an owner-bound vault of another account; 409
+         *     `vault_not_retrievable` when the vault is `active` or `burned`.
          */
         post: operations["retrieveVaultKey"];
         delete?: never;
@@ -801,8 +820,9 @@ export interface paths {
         /**
          * Burn a vault
          * @description The owner destroys a vault for good: the encrypted key is deleted and the vault becomes
-         *     `burned`, from any state but `burned` (409 `vault_burned`). Emits `vault_burned` with reason
-         *     `owner_request`. stampd also burns a `released` or `expired` vault by itself when its key was
+         *     `burned`, from any state but `burned` (409 `vault_burned`). Emits `vault_burned` with cause
+         *     `owner_request` and the owner's `reason` (the text goes only to the owner's WebSocket
+         *     connections; everyone else sees `owner_request`). stampd also burns a `released` or `expired` vault by itself when its key was
          *     not retrieved within `VAULT_RETENTION_SECONDS` (30 days) of its release (for an expired
          *     vault: of its deadline); event reason `retention_expired`. A key retrieved at least once is
          *     kept, retrievable again, until the owner burns the vault. Burning erases the stored key
@@ -1168,9 +1188,17 @@ export interface components {
          * @example ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi
          */
         ContentUri: string;
-        /** @description Free-form string key-value pairs (at most 32 keys of 1-64 characters, values up to 1024 characters). */
+        /**
+         * @description Arbitrary key-value pairs: at most 32 keys of 1-64 characters, each value any JSON value
+         *     (string, number, boolean, null, array or object). Two more bounds, part of the contract and
+         *     checked after the schema (400 `validation_failed` at `/body/metadata` beyond either): the
+         *     object serialized as compact JSON is at most 16384 UTF-8 bytes, and objects and arrays nest
+         *     at most 8 levels (the metadata object itself is level 1). Returned exactly as given, keys in
+         *     the order given; never shown outside the owner's account (not in the explorer, not in
+         *     events).
+         */
         VaultMetadata: {
-            [key: string]: string;
+            [key: string]: unknown;
         };
         /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text below 10^15, at most 15 integer and 18 fractional digits, else `fee_receipt_invalid`; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock (`fee_receipt_expired`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
         FeeReceipt: string;
@@ -1326,7 +1354,7 @@ export interface components {
                 connections: number;
             };
         };
-        /** @description Multipart fields of `POST /stamps`. Every field but `file` may be sent as a query parameter instead; the query parameter wins when both are given. Explicit fields override the preset, the preset overrides the defaults. Text fields must come before `file` (see the multipart rules in the conventions). */
+        /** @description Multipart fields of `POST /stamps`. Every field but `file` may be sent as a query parameter instead; the query parameter wins when both are given. Explicit fields override the preset, the preset overrides the defaults. Fields may come before or after `file` (see the multipart rules in the conventions). */
         CreateStampForm: {
             /**
              * Format: binary
@@ -1563,7 +1591,7 @@ export interface components {
             /** @description The stamp document to verify (normally a `StampDocument`). Any object is accepted; one that is not a valid `stampd.stamp/v1` document is reported with `details.format: invalid`. */
             stamp_json: Record<string, never>;
         };
-        /** @description Multipart body of `POST /verify`. `stamp_json` must come before `file`. */
+        /** @description Multipart body of `POST /verify`. `stamp_json` may come before or after `file`. */
         VerifyForm: {
             /** @description The stamp document as JSON text (400 `invalid_json` when it does not parse to an object). */
             stamp_json: string;
@@ -1811,7 +1839,7 @@ export interface components {
             /** @description Whether stamps made with this preset get a fingerprint. */
             generate_fp: boolean;
         };
-        /** @description Multipart fields of `POST /hash`. `algorithm` may be sent as a query parameter instead (the query parameter wins); as a form field it must come before `file`. */
+        /** @description Multipart fields of `POST /hash`. `algorithm` may be sent as a query parameter instead (the query parameter wins); as a form field it may come before or after `file`. */
         HashForm: {
             /**
              * Format: binary
@@ -1833,8 +1861,8 @@ export interface components {
             encrypted_key: components["schemas"]["Base64"];
             /** @description Seconds until release when no heartbeat arrives; each heartbeat restarts the count. */
             heartbeat_deadline: number;
-            /** @description The key whose signature (`proof_of_identity`) may retrieve the released key. */
-            recipient_public_key: components["schemas"]["PublicKey"];
+            /** @description The key whose signature (`proof_of_identity`) may retrieve the released key, from any account. Optional: without it the vault is owner-bound (only the creating account may retrieve; see `POST /vault/{id}/retrieve`). */
+            recipient_public_key?: components["schemas"]["PublicKey"];
             /**
              * @description Mirrors of the encrypted content.
              * @default []
@@ -1869,7 +1897,8 @@ export interface components {
             content_uris: components["schemas"]["ContentUri"][];
             allow_manual_release: boolean;
             metadata: components["schemas"]["VaultMetadata"];
-            recipient_public_key: components["schemas"]["PublicKey"];
+            /** @description The recipient's key, or null for an owner-bound vault (only its owner's account may retrieve). */
+            recipient_public_key: components["schemas"]["PublicKey"] | null;
             /** @description The heartbeat group of the vault, or null. */
             group_id: components["schemas"]["GroupId"] | null;
         };
@@ -1919,7 +1948,7 @@ export interface components {
             detail: string;
         };
         ReleaseRequest: {
-            /** @description Why the vault is released; sent with the `vault_released` event. */
+            /** @description Why the vault is released; sent with the `vault_released` event to the owner's connections only (others see `owner_request`). */
             reason: string;
         };
         ReleaseResult: {
@@ -1931,13 +1960,13 @@ export interface components {
             reason: string;
         };
         RetrieveRequest: {
-            /** @description Base64 of the 64-byte Ed25519 signature, by `recipient_public_key`, over the UTF-8 text `stampd-vault-retrieve:<vault_id>:<signed_at>`. */
-            proof_of_identity: string;
+            /** @description For a vault with `recipient_public_key`: base64 of the 64-byte Ed25519 signature, by that key, over the UTF-8 text `stampd-vault-retrieve:<vault_id>:<signed_at>`. For an owner-bound vault: base64 of at least 16 random bytes, fresh for each retrieval (a value is accepted once per vault). */
+            proof_of_identity: components["schemas"]["Base64"];
             /**
              * Format: date-time
-             * @description The time in the signed text, exactly as signed; within 300 seconds of the server's clock.
+             * @description The time in the signed text, exactly as signed; within 300 seconds of the server's clock. Required for a vault with `recipient_public_key`, not used for an owner-bound vault.
              */
-            signed_at: string;
+            signed_at?: string;
         };
         RetrievedKey: {
             vault_id: components["schemas"]["VaultId"];
@@ -1950,7 +1979,7 @@ export interface components {
             released_at: string;
         };
         BurnRequest: {
-            /** @description Why the vault is burned; kept with the vault and returned in `BurnResult` (the `vault_burned` event reports `owner_request`). */
+            /** @description Why the vault is burned; kept with the vault, returned in `BurnResult` and sent with the `vault_burned` event to the owner's connections only (others see `owner_request`). */
             reason: string;
         };
         BurnResult: {
@@ -2295,10 +2324,7 @@ export interface components {
          * @example vlt_01JD3Y2B8C4D6E7F9G0H1J2K3M
          */
         VaultIdPath: components["schemas"]["VaultId"];
-        /**
-         * @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours.
-         * @example 5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f
-         */
+        /** @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours. Use a fresh random value per operation, such as a UUID (`5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f`), and the same value for its retries. */
         IdempotencyKey: string;
         /** @description Only vaults in this state (all states when absent). */
         VaultStateQuery: components["schemas"]["VaultState"];
@@ -2796,10 +2822,7 @@ export interface operations {
                 identity_id?: components["parameters"]["IdentityIdQuery"];
             };
             header?: {
-                /**
-                 * @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours.
-                 * @example 5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f
-                 */
+                /** @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours. Use a fresh random value per operation, such as a UUID (`5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f`), and the same value for its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3565,10 +3588,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours.
-                 * @example 5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f
-                 */
+                /** @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours. Use a fresh random value per operation, such as a UUID (`5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f`), and the same value for its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3588,7 +3608,8 @@ export interface operations {
                  *       "allow_manual_release": true,
                  *       "metadata": {
                  *         "label": "estate documents",
-                 *         "owner_ref": "A-1042"
+                 *         "owner_ref": "A-1042",
+                 *         "copies": 2
                  *       }
                  *     }
                  */
@@ -3623,7 +3644,8 @@ export interface operations {
                      *       "allow_manual_release": true,
                      *       "metadata": {
                      *         "label": "estate documents",
-                     *         "owner_ref": "A-1042"
+                     *         "owner_ref": "A-1042",
+                     *         "copies": 2
                      *       },
                      *       "recipient_public_key": "ed25519:d4c1d9a1ba7b96780a1af48322a2e243317146e3915ca3e439450f49c0efa18f",
                      *       "group_id": null
@@ -3645,10 +3667,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours.
-                 * @example 5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f
-                 */
+                /** @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours. Use a fresh random value per operation, such as a UUID (`5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f`), and the same value for its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3708,10 +3727,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours.
-                 * @example 5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f
-                 */
+                /** @description Makes a retry safe: a request with the same key and the same body replays the first response; the same key with a different body answers 409 (`idempotency_key_reused`), and while the first request is still running 409 (`idempotency_key_in_use`). Scoped to the client, remembered for 24 hours. Use a fresh random value per operation, such as a UUID (`5f0c6d3e-8a4b-4c1d-9e2f-7a6b5c4d3e2f`), and the same value for its retries. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;

@@ -113,9 +113,8 @@ export function vaultHandlers(vaults: VaultService, idempotency: Idempotency, lo
     },
 
     retrieveVaultKey: async (req, res) => {
-      account(req);
       const body = req.body as Body<"retrieveVaultKey">;
-      const key = await vaults.retrieve(vaultId(req), {
+      const key = await vaults.retrieve(account(req), vaultId(req), {
         proofOfIdentity: body.proof_of_identity,
         signedAt: body.signed_at,
       });

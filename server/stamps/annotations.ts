@@ -1,3 +1,4 @@
+import { jcs } from "../../sdk/src/verify/jcs.js";
 import { invalid } from "../errors.js";
 
 /** Free text and metadata a stamp carries (gRPC, WebSocket); both are signed into the document. */
@@ -13,6 +14,18 @@ const MAX_KEY = 64;
 const MAX_VALUE = 512;
 
 const length = (s: string) => [...s].length;
+
+/**
+ * Metadata whose values may be any JSON (the WebSocket `stamp` message) as a stamp records it:
+ * string values as they are, any other value as its RFC 8785 (JCS) text, so one value always gives
+ * one string, and the document and gRPC's map<string,string> show the same thing. The limits of
+ * normalizeAnnotations then apply to that text.
+ */
+export function metadataAsText(given: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(given).map(([key, value]) => [key, typeof value === "string" ? value : jcs(value)]),
+  );
+}
 
 /**
  * The annotations as the document records them: empty ones are left out (a proto3 string or map

@@ -22,10 +22,19 @@ async function settle(deps: VaultDeps, vault: VaultRecord): Promise<VaultRecord>
   return current;
 }
 
-/** Any account's vault (retrieval is authorized by proof, not ownership); 404 when unknown. */
-export async function findVault(deps: VaultDeps, id: string): Promise<VaultRecord> {
+/**
+ * A vault `accountId` may try to retrieve: any account's vault with a recipient key (retrieval is
+ * authorized by the recipient's proof, not by ownership), only its own owner-bound vault (the
+ * owner's key is what authorizes). 404 otherwise, as for an unknown id.
+ */
+export async function findRetrievableVault(
+  deps: VaultDeps,
+  accountId: string,
+  id: string,
+): Promise<VaultRecord> {
   const vault = await deps.repo.find(id);
-  if (!vault) throw vaultNotFound(id);
+  const ownerOnly = vault?.recipientPublicKey === null;
+  if (!vault || (ownerOnly && vault.accountId !== accountId)) throw vaultNotFound(id);
   return settle(deps, vault);
 }
 

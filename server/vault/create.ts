@@ -3,17 +3,18 @@ import { contentUriErrors } from "./content-uris.js";
 import type { VaultDeps } from "./deps.js";
 import { formatDecimal, isZero } from "./fees/decimal.js";
 import { newVaultId } from "./ids.js";
-import { durationError, maxContentUris, rejectIfAny } from "./limits.js";
+import { durationError, maxContentUris, metadataError, rejectIfAny } from "./limits.js";
 import { publishVaultEvent } from "./vault-events.js";
-import type { FeePayment, VaultRecord } from "./vault-repository.js";
+import type { FeePayment, VaultMetadata, VaultRecord } from "./vault-repository.js";
 
 export interface CreateVaultInput {
   encryptedKey: string;
   heartbeatDeadline: number;
-  recipientPublicKey: string;
+  /** Absent: the vault is owner-bound (retrieve.ts). */
+  recipientPublicKey?: string;
   contentUris?: string[];
   allowManualRelease?: boolean;
-  metadata?: Record<string, string>;
+  metadata?: VaultMetadata;
   feeReceipt?: string;
 }
 
@@ -35,7 +36,7 @@ export async function createVault(
     id,
     accountId,
     state: "active",
-    recipientPublicKey: input.recipientPublicKey,
+    recipientPublicKey: input.recipientPublicKey ?? null,
     heartbeatDeadline: input.heartbeatDeadline,
     allowManualRelease: input.allowManualRelease ?? false,
     contentUris,
@@ -75,6 +76,7 @@ function checkCreateInput(deps: VaultDeps, input: CreateVaultInput, uris: string
       : undefined,
     repeated ? { path: "/body/content_uris", message: "must NOT have duplicate items" } : undefined,
     ...contentUriErrors(uris, "/body/content_uris"),
+    input.metadata === undefined ? undefined : metadataError(input.metadata, "/body/metadata"),
   ]);
 }
 

@@ -1,8 +1,25 @@
 import { type FieldError, invalid } from "../errors.js";
+import { nestedDeeperThan } from "../json-depth.js";
 import type { VaultSettings } from "./deps.js";
 
 /** The most content URIs a vault holds (spec: CreateVaultRequest.content_uris, VaultMirrors). */
 export const maxContentUris = 16;
+
+/** Bounds of a vault's metadata beyond its schema (spec: VaultMetadata): compact JSON bytes, nesting. */
+export const maxMetadataBytes = 16_384;
+export const maxMetadataDepth = 8;
+
+/** Metadata too deep or too big, as a field error (depth first: JSON.stringify recurses). */
+export function metadataError(metadata: unknown, path: string): FieldError | undefined {
+  if (nestedDeeperThan(metadata, maxMetadataDepth)) {
+    return { path, message: `must NOT nest objects and arrays deeper than ${maxMetadataDepth} levels` };
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(metadata), "utf8");
+  if (bytes > maxMetadataBytes) {
+    return { path, message: `must NOT be larger than ${maxMetadataBytes} bytes as JSON (is ${bytes})` };
+  }
+  return undefined;
+}
 
 /** A heartbeat_deadline or group interval outside VAULT_MIN/MAX_DEADLINE_SECONDS, as a field error. */
 export function durationError(

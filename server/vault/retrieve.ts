@@ -1,7 +1,7 @@
 import { ServiceError } from "../errors.js";
-import { findVault, stale, untilWritten } from "./access.js";
+import { findRetrievableVault, stale, untilWritten } from "./access.js";
 import type { VaultDeps } from "./deps.js";
-import { checkProof } from "./proof.js";
+import { checkProof, type ProofOfIdentity } from "./proof.js";
 import { transition } from "./state.js";
 
 export interface RetrievedKey {
@@ -12,27 +12,24 @@ export interface RetrievedKey {
 }
 
 /**
- * Hands the escrowed key of a released or expired vault to whoever proves to be its recipient
- * (any account: the recipient is rarely the owner). The state is checked before the proof, so a
- * proof is not spent on a vault that cannot answer; the proof is recorded as used, and the
- * first retrieval noted (it stops the retention burn), in the same transaction that reads the key.
+ * Hands the escrowed key of a released or expired vault to whoever proves to be its recipient:
+ * for a vault with a recipient key, any account holding a fresh signature by it (the recipient is
+ * rarely the owner); for an owner-bound vault, its owner's account with a fresh token. The state
+ * is checked before the proof, so a proof is not spent on a vault that cannot answer; the proof
+ * is recorded as used, and the first retrieval noted (it stops the retention burn), in the same
+ * transaction that reads the key.
  */
 export function retrieveKey(
   deps: VaultDeps,
+  accountId: string,
   vaultId: string,
-  proof: { proofOfIdentity: string; signedAt: string },
+  proof: ProofOfIdentity,
 ): Promise<RetrievedKey> {
   return untilWritten(async () => {
-    const vault = await findVault(deps, vaultId);
+    const vault = await findRetrievableVault(deps, accountId, vaultId);
     const state = transition(vault.id, vault.state, "retrieve");
     const now = deps.clock.now();
-    const used = checkProof({
-      vaultId: vault.id,
-      recipientPublicKey: vault.recipientPublicKey,
-      proof: proof.proofOfIdentity,
-      signedAt: proof.signedAt,
-      now,
-    });
+    const used = checkProof(vault, proof, now);
     const change = {
       id: vault.id,
       version: vault.version,

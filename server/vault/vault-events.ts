@@ -1,4 +1,4 @@
-import type { EventBus, EventData } from "../events/bus.js";
+import type { AnyDomainEvent, EventBus, EventData } from "../events/bus.js";
 import type { VaultRecord } from "./vault-repository.js";
 
 type VaultEventType =
@@ -29,11 +29,14 @@ export function expiredEvent(events: EventBus, vault: VaultRecord, now: Date): v
   });
 }
 
+/** `reason` is the owner's text for an owner's burn, else the cause (publicVaultEvent hides the text). */
 export function burnedEvent(events: EventBus, vault: VaultRecord, at: Date): void {
+  const cause = vault.burnReason ?? "owner_request";
   publishVaultEvent(events, "vault_burned", vault, {
     vaultId: vault.id,
     burnedAt: at.toISOString(),
-    reason: vault.burnReason ?? "owner_request",
+    reason: cause === "owner_request" && vault.burnNote ? vault.burnNote : cause,
+    cause,
   });
 }
 
@@ -44,4 +47,26 @@ export function warningEvent(events: EventBus, vault: VaultRecord, now: Date): v
     hoursRemaining: Math.floor((vault.deadline.getTime() - now.getTime()) / hourMs),
     state: "active",
   });
+}
+
+/**
+ * An event as every connection but the vault owner's receives it (SECURITY.md, "Event privacy"):
+ * ids, states, times and counts are public like the explorer, what the owner wrote or chose is not.
+ * Content URIs are left out and a free-text reason becomes its cause. Undefined when the event
+ * carries nothing owner-only.
+ */
+export function publicVaultEvent(event: AnyDomainEvent): AnyDomainEvent | undefined {
+  switch (event.type) {
+    case "vault_created": {
+      if (event.data.contentUris === undefined) return undefined;
+      const { contentUris: _, ...data } = event.data;
+      return { ...event, data };
+    }
+    case "vault_released":
+      return { ...event, data: { ...event.data, reason: "owner_request" } };
+    case "vault_burned":
+      return { ...event, data: { ...event.data, reason: event.data.cause } };
+    default:
+      return undefined;
+  }
 }

@@ -1,4 +1,8 @@
+import type { components } from "../../gen/openapi/types.js";
 import type { VaultState } from "./state.js";
+
+/** The owner's JSON key-value pairs, bounded by limits.ts (spec: VaultMetadata). */
+export type VaultMetadata = components["schemas"]["VaultMetadata"];
 
 export type BurnReason = "owner_request" | "retention_expired";
 
@@ -7,12 +11,13 @@ export interface VaultRecord {
   id: string;
   accountId: string;
   state: VaultState;
-  recipientPublicKey: string;
+  /** `ed25519:<hex>`, or null for an owner-bound vault (only its account may retrieve). */
+  recipientPublicKey: string | null;
   /** Seconds a heartbeat extends the deadline by (a group's interval replaces it). */
   heartbeatDeadline: number;
   allowManualRelease: boolean;
   contentUris: string[];
-  metadata: Record<string, string>;
+  metadata: VaultMetadata;
   createdAt: Date;
   deadline: Date;
   lastHeartbeat: Date | null;
@@ -78,7 +83,7 @@ export interface HeartbeatGroupRecord {
   vaultIds: string[];
 }
 
-/** A consumed proof_of_identity; `digest` identifies the signed text, which is accepted once. */
+/** A consumed proof_of_identity; `digest` identifies what was proven (proof.ts), accepted once. */
 export interface UsedProof {
   digest: string;
   /** After this the proof is stale anyway, so the record may be purged. */

@@ -4,13 +4,15 @@ import type { FeeSchedule } from "./fees/schedule.js";
 import { type CreateGroupInput, createGroup } from "./groups.js";
 import { batchHeartbeat, heartbeat } from "./heartbeat.js";
 import { addMirror } from "./mirrors.js";
+import type { ProofOfIdentity } from "./proof.js";
 import { getVault, listVaults, type PageRequest } from "./queries.js";
 import { burnVault, releaseVault } from "./release.js";
 import { retrieveKey } from "./retrieve.js";
 
 /**
  * The vault's operations for transports. Each takes the caller's account id explicitly (the
- * transport authenticated it); every operation but `retrieve` acts only on the caller's vaults.
+ * transport authenticated it); every operation but `retrieve` of a vault with a recipient key acts
+ * only on the caller's vaults.
  */
 export class VaultService {
   constructor(private readonly deps: VaultDeps) {}
@@ -47,9 +49,9 @@ export class VaultService {
     return burnVault(this.deps, accountId, vaultId, reason);
   }
 
-  /** Not owner-bound: authorized by the recipient's proof_of_identity. */
-  retrieve(vaultId: string, proof: { proofOfIdentity: string; signedAt: string }) {
-    return retrieveKey(this.deps, vaultId, proof);
+  /** Any account with the recipient's proof; an owner-bound vault only its owner's account. */
+  retrieve(accountId: string, vaultId: string, proof: ProofOfIdentity) {
+    return retrieveKey(this.deps, accountId, vaultId, proof);
   }
 
   addMirror(accountId: string, vaultId: string, uri: string) {

@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { AnyDomainEvent } from "../events/bus.js";
+import { publicVaultEvent } from "../vault/vault-events.js";
 import { indexKeysOf } from "./channels.js";
 import type { WsConnection } from "./connection.js";
 import { serverFrame } from "./frames.js";
@@ -38,12 +39,14 @@ export class Fanout {
 }
 
 /**
- * The frames of one event. vault_created carries contentUris only for the vault's owner (the
- * public explorer does not show them either), so it has two audiences; every other event one.
+ * The frames of one event. Vault events carry fields only the vault's owner may see (content URIs,
+ * free-text reasons), so they have two audiences: the owner's connections, whatever channel
+ * matched, and everyone else (publicVaultEvent). Other events have one.
  */
 class EventFrames {
   private full?: Buffer;
-  private redacted?: Buffer;
+  /** Null once known that the event has nothing to hide. */
+  private redacted?: Buffer | null;
 
   constructor(
     private readonly event: AnyDomainEvent,
@@ -51,18 +54,21 @@ class EventFrames {
   ) {}
 
   for(conn: WsConnection): Buffer {
-    if (this.event.type !== "vault_created" || this.event.data.contentUris === undefined)
-      return this.fullFrame();
     const owner =
       conn.principal.accountId !== null && conn.principal.accountId === this.event.scope.accountId;
     if (owner) return this.fullFrame();
-    const { contentUris: _, ...data } = this.event.data;
-    this.redacted ??= Buffer.from(serverFrame("vault_created", data, this.at));
-    return this.redacted;
+    if (this.redacted === undefined) {
+      const visible = publicVaultEvent(this.event);
+      this.redacted = visible ? frameOf(visible, this.at) : null;
+    }
+    return this.redacted ?? this.fullFrame();
   }
 
   private fullFrame(): Buffer {
-    this.full ??= Buffer.from(serverFrame(this.event.type, this.event.data as never, this.at));
+    this.full ??= frameOf(this.event, this.at);
     return this.full;
   }
 }
+
+const frameOf = (event: AnyDomainEvent, at: Date) =>
+  Buffer.from(serverFrame(event.type, event.data as never, at));

@@ -7,6 +7,7 @@ import {
   type ValidationIssue,
 } from "../../gen/asyncapi/index.js";
 import { DuplicateMemberError, parseIJson } from "../../sdk/src/verify/i-json.js";
+import { nestedDeeperThan } from "../json-depth.js";
 import { WsRequestError } from "./ws-error.js";
 
 export type ParsedFrame =
@@ -74,18 +75,6 @@ function failure(
 
 function validId(id: unknown): string | undefined {
   return typeof id === "string" && id.length >= 1 && id.length <= 128 ? id : undefined;
-}
-
-/** Whether objects and arrays nest deeper than `max` levels (the message itself is level 1); no recursion. */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!;
-    if (typeof node !== "object" || node === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(node)) pending.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /** Where the violation is decides the code (docs/design.md, WebSocket). */

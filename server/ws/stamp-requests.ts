@@ -7,6 +7,7 @@ import type {
 import type { Principal } from "../auth/principal.js";
 import { formatContentHash, parseContentHash } from "../hashing/algorithms.js";
 import type { RateLimiter } from "../ratelimit/limiter.js";
+import { metadataAsText } from "../stamps/annotations.js";
 import type { StoredStamp } from "../stamps/stamp-repository.js";
 import type { StampService } from "../stamps/stamp-service.js";
 import { WsRequestError } from "./ws-error.js";
@@ -21,10 +22,17 @@ export class StampRequests {
     private readonly limiter: RateLimiter | undefined,
   ) {}
 
-  /** An unsigned stamp with gRPC CreateStamp's defaults; the algorithm is the hash's prefix. */
+  /**
+   * An unsigned stamp with gRPC CreateStamp's defaults; the algorithm is the hash's prefix.
+   * Metadata values that are not strings are recorded as their JSON text (metadataAsText).
+   */
   async stamp(principal: Principal, { contentHash, metadata }: StampRequestData): Promise<StampCreatedData> {
     await this.charge(principal, "/stamps");
-    const view = await this.stamps.createFromHash({ accountId: principal.accountId, contentHash, metadata });
+    const view = await this.stamps.createFromHash({
+      accountId: principal.accountId,
+      contentHash,
+      metadata: metadata && metadataAsText(metadata),
+    });
     return createdData(view.stamp);
   }
 

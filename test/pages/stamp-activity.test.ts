@@ -48,6 +48,7 @@ describe("StampActivity (the dashboard's stamp counts)", () => {
         vaultId: "vlt_01JD3X7Q6V9M2K8T4R5N0B1C2D",
         burnedAt: "2026-01-01T00:00:00Z",
         reason: "owner_request",
+        cause: "owner_request",
       },
       scope: {},
     });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TestEngine } from "../store/engines.js";
 import { VaultFixture } from "./fixture.js";
@@ -92,6 +93,31 @@ export function lifecycleSuite(engine: TestEngine) {
         "https://files.example.org/estate/archive.tar.age",
       ])("accepts the content URI %s", async (uri) => {
         await expect(f.create(alice, { contentUris: [uri] })).resolves.toMatchObject({ contentUris: [uri] });
+      });
+
+      it("keeps metadata of any JSON values exactly, keys in the order given", async () => {
+        const metadata = { z: 1, nested: { b: [true, null, 2.5, "x"], a: { deep: {} } }, s: "text", n: null };
+        const vault = await f.create(alice, { metadata });
+        const stored = await f.vaults.get(alice, vault.id);
+        expect(stored.metadata).toEqual(metadata);
+        expect(JSON.stringify(stored.metadata)).toBe(JSON.stringify(metadata));
+      });
+
+      it.each([
+        ["nested 9 levels deep", { a: [[[[[[[["too deep"]]]]]]]] }, "deeper than 8 levels"],
+        ["over 16384 bytes as JSON", { big: "x".repeat(16_400) }, "larger than 16384 bytes"],
+      ])("refuses metadata %s (400 at /body/metadata)", async (_name, metadata, message) => {
+        await expect(f.create(alice, { metadata })).rejects.toMatchObject({
+          code: "invalid_argument",
+          fieldErrors: [{ path: "/body/metadata", message: expect.stringContaining(message) }],
+        });
+      });
+
+      it("accepts metadata exactly at the bounds (8 levels, 16384 bytes)", async () => {
+        const deep = { a: [[[[[[["8 levels"]]]]]]] };
+        await expect(f.create(alice, { metadata: deep })).resolves.toMatchObject({ metadata: deep });
+        const big = { big: "x".repeat(16_384 - '{"big":""}'.length) };
+        await expect(f.create(alice, { metadata: big })).resolves.toMatchObject({ metadata: big });
       });
     });
 
@@ -192,14 +218,14 @@ export function lifecycleSuite(engine: TestEngine) {
       it("returns the key of a released vault to the recipient, from any account, repeatably", async () => {
         const vault = await f.create(alice, { allowManualRelease: true });
         const released = await f.vaults.release(alice, vault.id, "now");
-        const key = await f.vaults.retrieve(vault.id, f.proof(vault.id));
+        const key = await f.vaults.retrieve(bob, vault.id, f.proof(vault.id));
         expect(key).toEqual({
           vaultId: vault.id,
           encryptedKey: Buffer.from("age1-encrypted-key-material").toString("base64"),
           releasedAt: released.releasedAt,
         });
         f.advance(1);
-        await expect(f.vaults.retrieve(vault.id, f.proof(vault.id))).resolves.toMatchObject({
+        await expect(f.vaults.retrieve(bob, vault.id, f.proof(vault.id))).resolves.toMatchObject({
           vaultId: vault.id,
         });
         expect((await f.vaults.get(alice, vault.id)).state).toBe("released");
@@ -208,7 +234,7 @@ export function lifecycleSuite(engine: TestEngine) {
       it("returns the key of an expired vault, released_at being its deadline", async () => {
         const vault = await f.create(alice, { heartbeatDeadline: 3600 });
         f.advance(7200);
-        const key = await f.vaults.retrieve(vault.id, f.proof(vault.id));
+        const key = await f.vaults.retrieve(bob, vault.id, f.proof(vault.id));
         expect(key.releasedAt).toEqual(vault.deadline);
       });
 
@@ -217,7 +243,7 @@ export function lifecycleSuite(engine: TestEngine) {
         async (state) => {
           const vault = await f.create(alice);
           if (state === "burned") await f.vaults.burn(alice, vault.id, "gone");
-          await expect(f.vaults.retrieve(vault.id, f.proof(vault.id))).rejects.toMatchObject({
+          await expect(f.vaults.retrieve(bob, vault.id, f.proof(vault.id))).rejects.toMatchObject({
             code: "conflict",
             reason: "vault_not_retrievable",
           });
@@ -230,28 +256,101 @@ export function lifecycleSuite(engine: TestEngine) {
         await f.vaults.release(alice, vault.id, "now");
         await f.vaults.release(alice, other.id, "now");
         const proof = f.proof(vault.id);
-        await f.vaults.retrieve(vault.id, proof);
+        await f.vaults.retrieve(bob, vault.id, proof);
         const refused = { code: "permission_denied", reason: "invalid_proof_of_identity" };
-        await expect(f.vaults.retrieve(vault.id, proof)).rejects.toMatchObject(refused);
+        await expect(f.vaults.retrieve(bob, vault.id, proof)).rejects.toMatchObject(refused);
         const now = f.clock.now().getTime();
         const stale = f.recipient.prove(vault.id, new Date(now - 301_000).toISOString());
-        await expect(f.vaults.retrieve(vault.id, stale)).rejects.toMatchObject(refused);
+        await expect(f.vaults.retrieve(bob, vault.id, stale)).rejects.toMatchObject(refused);
         const future = f.recipient.prove(vault.id, new Date(now + 301_000).toISOString());
-        await expect(f.vaults.retrieve(vault.id, future)).rejects.toMatchObject(refused);
+        await expect(f.vaults.retrieve(bob, vault.id, future)).rejects.toMatchObject(refused);
         const edge = f.recipient.prove(vault.id, new Date(now - 300_000).toISOString());
-        await expect(f.vaults.retrieve(vault.id, edge)).resolves.toBeDefined();
+        await expect(f.vaults.retrieve(bob, vault.id, edge)).resolves.toBeDefined();
         const { newRecipient } = await import("./fixture.js");
         const stranger = newRecipient().prove(vault.id, new Date(now).toISOString());
-        await expect(f.vaults.retrieve(vault.id, stranger)).rejects.toMatchObject(refused);
+        await expect(f.vaults.retrieve(bob, vault.id, stranger)).rejects.toMatchObject(refused);
         const forOther = f.recipient.prove(other.id, new Date(now - 1000).toISOString());
-        await expect(f.vaults.retrieve(vault.id, forOther)).rejects.toMatchObject(refused);
+        await expect(f.vaults.retrieve(bob, vault.id, forOther)).rejects.toMatchObject(refused);
       });
 
       it("answers 404 for an unknown vault", async () => {
         const id = "vlt_01JD3Y2B8C4D6E7F9G0H1J2K3M";
-        await expect(f.vaults.retrieve(id, f.proof(id))).rejects.toMatchObject({
+        await expect(f.vaults.retrieve(bob, id, f.proof(id))).rejects.toMatchObject({
           code: "not_found",
           reason: "vault_not_found",
+        });
+      });
+
+      it("needs signed_at for a vault with a recipient key (400)", async () => {
+        const vault = await f.create(alice, { allowManualRelease: true });
+        await f.vaults.release(alice, vault.id, "now");
+        const { proofOfIdentity } = f.proof(vault.id);
+        await expect(f.vaults.retrieve(bob, vault.id, { proofOfIdentity })).rejects.toMatchObject({
+          code: "invalid_argument",
+          fieldErrors: [{ path: "/body/signed_at" }],
+        });
+      });
+
+      describe("an owner-bound vault (no recipient key)", () => {
+        const token = () => randomBytes(32).toString("base64");
+        const refused = { code: "permission_denied", reason: "invalid_proof_of_identity" };
+
+        it("is retrieved by its owner with a fresh token each time; a token is accepted once", async () => {
+          const vault = await f.create(alice, { recipientPublicKey: undefined, allowManualRelease: true });
+          expect(vault.recipientPublicKey).toBeNull();
+          await f.vaults.release(alice, vault.id, "now");
+          const first = { proofOfIdentity: token() };
+          await expect(f.vaults.retrieve(alice, vault.id, first)).resolves.toMatchObject({
+            vaultId: vault.id,
+            encryptedKey: Buffer.from("age1-encrypted-key-material").toString("base64"),
+          });
+          await expect(f.vaults.retrieve(alice, vault.id, first)).rejects.toMatchObject(refused);
+          await expect(
+            f.vaults.retrieve(alice, vault.id, { proofOfIdentity: token() }),
+          ).resolves.toBeDefined();
+          expect((await f.vaults.get(alice, vault.id)).state).toBe("released");
+        });
+
+        it("refuses another spelling of a used token, and a token used on another vault is fresh here", async () => {
+          const one = await f.create(alice, { recipientPublicKey: undefined, heartbeatDeadline: 3600 });
+          const two = await f.create(alice, { recipientPublicKey: undefined, heartbeatDeadline: 3600 });
+          f.advance(3600);
+          const bytes = randomBytes(32);
+          const canonical = bytes.toString("base64");
+          // 32 bytes end in one padded group whose last character carries 2 unused bits: setting
+          // them spells the same bytes differently, which a lenient decoder accepts.
+          const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+          const last = alphabet.indexOf(canonical[42]!);
+          const respelled = `${canonical.slice(0, 42)}${alphabet[last | 0b11]}=`;
+          expect(Buffer.from(respelled, "base64").equals(bytes)).toBe(true);
+          await f.vaults.retrieve(alice, one.id, { proofOfIdentity: canonical });
+          await expect(
+            f.vaults.retrieve(alice, one.id, { proofOfIdentity: respelled }),
+          ).rejects.toMatchObject(refused);
+          await expect(
+            f.vaults.retrieve(alice, two.id, { proofOfIdentity: canonical }),
+          ).resolves.toMatchObject({
+            vaultId: two.id,
+            releasedAt: two.deadline,
+          });
+        });
+
+        it("answers 404 to every other account, with any proof", async () => {
+          const vault = await f.create(alice, { recipientPublicKey: undefined, heartbeatDeadline: 3600 });
+          f.advance(3600);
+          for (const proof of [{ proofOfIdentity: token() }, f.proof(vault.id)]) {
+            await expect(f.vaults.retrieve(bob, vault.id, proof)).rejects.toMatchObject({
+              code: "not_found",
+              reason: "vault_not_found",
+            });
+          }
+        });
+
+        it("refuses a token shorter than 16 bytes (403)", async () => {
+          const vault = await f.create(alice, { recipientPublicKey: undefined, heartbeatDeadline: 3600 });
+          f.advance(3600);
+          const short = { proofOfIdentity: randomBytes(15).toString("base64") };
+          await expect(f.vaults.retrieve(alice, vault.id, short)).rejects.toMatchObject(refused);
         });
       });
     });
@@ -268,7 +367,12 @@ export function lifecycleSuite(engine: TestEngine) {
           const rows = await f.rows("SELECT encrypted_key FROM vaults WHERE id = ?", vault.id);
           expect(rows).toEqual([{ encrypted_key: null }]);
           expect(f.eventsOf("vault_burned").map((e) => e.data)).toEqual([
-            { vaultId: vault.id, burnedAt: f.clock.now().toISOString(), reason: "owner_request" },
+            {
+              vaultId: vault.id,
+              burnedAt: f.clock.now().toISOString(),
+              reason: "rotated",
+              cause: "owner_request",
+            },
           ]);
         },
       );

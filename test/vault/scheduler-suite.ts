@@ -141,7 +141,12 @@ export function schedulerSuite(engine: TestEngine) {
         f.advance(1);
         await tick();
         expect(f.eventsOf("vault_burned").map((e) => e.data)).toEqual([
-          { vaultId: vault.id, burnedAt: f.clock.now().toISOString(), reason: "retention_expired" },
+          {
+            vaultId: vault.id,
+            burnedAt: f.clock.now().toISOString(),
+            reason: "retention_expired",
+            cause: "retention_expired",
+          },
         ]);
         expect(await f.vaults.get(alice, vault.id)).toMatchObject({
           state: "burned",
@@ -156,7 +161,7 @@ export function schedulerSuite(engine: TestEngine) {
         const unread = await f.create(alice, { heartbeatDeadline: day });
         const read = await f.create(alice, { heartbeatDeadline: day });
         f.advance(day);
-        await f.vaults.retrieve(read.id, f.proof(read.id));
+        await f.vaults.retrieve(alice, read.id, f.proof(read.id));
         f.advance(retention);
         await tick();
         expect(f.eventsOf("vault_burned").map((e) => e.scope.vaultId)).toEqual([unread.id]);
@@ -166,7 +171,7 @@ export function schedulerSuite(engine: TestEngine) {
       it("applies a due burn before a retrieval even between ticks", async () => {
         const vault = await f.create(alice, { heartbeatDeadline: day });
         f.advance(day + retention);
-        await expect(f.vaults.retrieve(vault.id, f.proof(vault.id))).rejects.toMatchObject({
+        await expect(f.vaults.retrieve(alice, vault.id, f.proof(vault.id))).rejects.toMatchObject({
           reason: "vault_not_retrievable",
         });
         expect(f.eventsOf("vault_expired")).toHaveLength(1);

@@ -39,7 +39,7 @@ export function vaultEvents(vaultId: string, accountId: string): AnyDomainEvent[
     event("vault_heartbeat", { vaultId, heartbeatAt: at, nextDeadline: at, heartbeatCount: 1 }, scope),
     event("vault_released", { vaultId, releasedAt: at, reason: "manual" }, scope),
     event("vault_expired", { vaultId, expiredAt: at, deadline: at }, scope),
-    event("vault_burned", { vaultId, burnedAt: at, reason: "owner_request" }, scope),
+    event("vault_burned", { vaultId, burnedAt: at, reason: "rotated", cause: "owner_request" }, scope),
     event("vault_deadline_warning", { vaultId, deadline: at, hoursRemaining: 24, state: "active" }, scope),
   ];
 }

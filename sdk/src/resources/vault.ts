@@ -14,7 +14,13 @@ export type VaultListQuery = NonNullable<operations["listVaults"]["parameters"][
  * a request it has seen with the same `Idempotency-Key`.
  */
 export class Vault extends APIResource {
-  /** `POST /vault/create`: escrows an already encrypted key; the vault starts `active`. */
+  /**
+   * `POST /vault/create`: escrows an already encrypted key; the vault starts `active`. Without
+   * `recipient_public_key` the vault is owner-bound: only this account can retrieve its key.
+   *
+   * @example
+   * const vault = await client.vault.create({ encrypted_key: ciphertext.toString("base64"), heartbeat_deadline: 2_592_000 });
+   */
   create(body: Schemas["CreateVaultRequest"], options?: RequestOptions): Promise<Schemas["VaultResponse"]> {
     return this.core.request("POST", (init) => this.http.POST("/vault/create", { ...init, body }), options);
   }
@@ -84,8 +90,16 @@ export class Vault extends APIResource {
   }
 
   /**
-   * `POST /vault/{id}/retrieve`: the encrypted key of a released or expired vault, authorized by
-   * the recipient's signature over `stampd-vault-retrieve:<vault_id>:<signed_at>`.
+   * `POST /vault/{id}/retrieve`: the encrypted key of a released or expired vault. For a vault
+   * with a recipient key, `proof_of_identity` is the recipient's Ed25519 signature over
+   * `stampd-vault-retrieve:<vault_id>:<signed_at>` and `signed_at` is required; for an owner-bound
+   * vault (own account only) it is at least 16 fresh random bytes in base64. Either proof is
+   * accepted once: to retry, make a new one.
+   *
+   * @example
+   * // owner-bound vault
+   * const proof = randomBytes(32).toString("base64");
+   * const { encrypted_key } = await client.vault.retrieve(vaultId, { proof_of_identity: proof });
    */
   retrieve(
     vaultId: string,

@@ -1,16 +1,16 @@
 import type { VaultState } from "../../vault/state.js";
-import type { BurnReason, VaultPatch, VaultRecord } from "../../vault/vault-repository.js";
+import type { BurnReason, VaultMetadata, VaultPatch, VaultRecord } from "../../vault/vault-repository.js";
 
 /** A row of `vaults` with its group's interval, as pg decodes it (timestamptz → Date, json parsed). */
 export interface VaultRow {
   id: string;
   account_id: string;
   state: VaultState;
-  recipient_public_key: string;
+  recipient_public_key: string | null;
   heartbeat_deadline: number;
   allow_manual_release: boolean;
   content_uris: string[];
-  metadata: Record<string, string>;
+  metadata: VaultMetadata;
   created_at: Date;
   deadline: Date;
   last_heartbeat: Date | null;

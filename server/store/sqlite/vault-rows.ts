@@ -1,12 +1,12 @@
 import type { VaultState } from "../../vault/state.js";
-import type { BurnReason, VaultPatch, VaultRecord } from "../../vault/vault-repository.js";
+import type { BurnReason, VaultMetadata, VaultPatch, VaultRecord } from "../../vault/vault-repository.js";
 
 /** A row of `vaults` joined with its group's interval, as SQLite returns it. */
 export interface VaultRow {
   id: string;
   account_id: string;
   state: VaultState;
-  recipient_public_key: string;
+  recipient_public_key: string | null;
   heartbeat_deadline: number;
   allow_manual_release: 0 | 1;
   content_uris: string;
@@ -37,7 +37,7 @@ export function toRecord(row: VaultRow): VaultRecord {
     heartbeatDeadline: row.heartbeat_deadline,
     allowManualRelease: row.allow_manual_release === 1,
     contentUris: JSON.parse(row.content_uris) as string[],
-    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    metadata: JSON.parse(row.metadata) as VaultMetadata,
     createdAt: new Date(row.created_at),
     deadline: new Date(row.deadline),
     lastHeartbeat: date(row.last_heartbeat),
