@@ -23,7 +23,15 @@ interface Input {
  */
 const rules: Partial<Record<OperationId, (input: Input) => string[]>> = {
   // ContentUri: "Besides the pattern, each scheme has its rules (400 validation_failed otherwise)".
-  createVault: ({ body }) => contentUriProblems((body.content_uris as unknown[] | undefined) ?? []),
+  // VaultMetadata: "the object serialized as compact JSON is at most 16384 UTF-8 bytes, and objects
+  // and arrays nest at most 8 levels (the metadata object itself is level 1)".
+  createVault: ({ body }) => [
+    ...contentUriProblems((body.content_uris as unknown[] | undefined) ?? []),
+    ...metadataProblems(body.metadata),
+  ],
+  // RetrieveRequest.signed_at: "Required for a vault with `recipient_public_key`": every vault the
+  // fuzzer's fixtures make has one (and an unknown vault is refused anyway).
+  retrieveVaultKey: ({ body }) => (body.signed_at === undefined ? ["signed_at is missing"] : []),
   addVaultMirror: ({ body }) => contentUriProblems([body.uri]),
   // "Both must be within the log's current size (400 otherwise)."
   getLogInclusion: ({ query, state }) =>
@@ -52,6 +60,17 @@ const rules: Partial<Record<OperationId, (input: Input) => string[]>> = {
   // `length` or `hash` does not match its `scale` and `values` ... answer 400".
   compareFingerprints: ({ body }) => [body.fingerprint1, body.fingerprint2].flatMap(shadowsProblems),
 };
+
+function metadataProblems(metadata: unknown): string[] {
+  if (metadata === undefined) return [];
+  const levels = (value: unknown): number =>
+    typeof value === "object" && value !== null ? 1 + Math.max(0, ...Object.values(value).map(levels)) : 0;
+  const problems: string[] = [];
+  if (levels(metadata) > 8) problems.push("metadata nests deeper than 8 levels");
+  if (Buffer.byteLength(JSON.stringify(metadata)) > 16_384)
+    problems.push("metadata is over 16384 bytes as JSON");
+  return problems;
+}
 
 /** Prose rules a request to `operationId` breaks (the body, when given, already matches its schema). */
 export function semanticProblems(

@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import fc from "fast-check";
 import { clientMessageSchemas, subscriptionChannels } from "../../../gen/asyncapi/index.js";
+import { jcs } from "../../../sdk/src/verify/jcs.js";
 import { anyJson, anyText, type Rng } from "../random.js";
 import { SchemaValues } from "../schema-values.js";
 
@@ -194,7 +195,12 @@ export class FrameMaker {
     const type = parsed.type as ClientType;
     const check = this.checks[type];
     if (!check(parsed)) return reply(["error"], [schemaErrorCode(check)]);
-    const refusals = type === "subscribe" ? subscribeRefusals(parsed, authenticated) : [];
+    const refusals =
+      type === "subscribe"
+        ? subscribeRefusals(parsed, authenticated)
+        : type === "stamp"
+          ? stampRefusals(parsed)
+          : [];
     if (refusals.length > 0) return reply(["error"], refusals);
     const { type: replyType, codes } = replies[type];
     return reply([replyType, ...(codes.length > 0 ? ["error"] : [])], codes);
@@ -216,6 +222,16 @@ function schemaErrorCode(check: ValidateFunction): string {
   if (paths.some((p) => p.startsWith("/data/channel"))) return "unknown_channel";
   if (paths.some((p) => p.startsWith("/data/filters"))) return "invalid_filter";
   return "invalid_message";
+}
+
+/**
+ * StampRequestMetadata: a value that is not a string "is recorded as its RFC 8785 (JCS) JSON text
+ * ... Each recorded value is at most 512 characters (error `invalid_message` otherwise)".
+ */
+function stampRefusals(message: Json): string[] {
+  const metadata = ((message.data as Json).metadata ?? {}) as Json;
+  const recorded = Object.values(metadata).map((v) => (typeof v === "string" ? v : jcs(v)));
+  return recorded.some((text) => [...text].length > 512) ? ["invalid_message"] : [];
 }
 
 /** Why a schema-valid subscribe must be refused (the channel rules of the spec), if it must. */
