@@ -28,7 +28,8 @@ export interface Fixtures {
   /** A fee receipt for `amount` in the deployment's currency, to its recipient. */
   receipt(amount: string): Promise<string>;
   /** The retrieval proof of a vault created by this fixture set, signed now by its recipient. */
-  retrieveProof(vaultId: string): Promise<Schemas["RetrieveRequest"]>;
+  /** A proof signed at `signedAt` (default: now); distinct times make distinct proofs. */
+  retrieveProof(vaultId: string, signedAt?: string): Promise<Schemas["RetrieveRequest"]>;
   /** Fields of `POST /vault/create` with this fixture set's recipient key. */
   vaultRequest(): Promise<Schemas["CreateVaultRequest"]>;
 }
@@ -59,8 +60,10 @@ abstract class Signing {
     });
   }
 
-  async retrieveProof(vaultId: string): Promise<Schemas["RetrieveRequest"]> {
-    const signedAt = new Date().toISOString();
+  async retrieveProof(
+    vaultId: string,
+    signedAt = new Date().toISOString(),
+  ): Promise<Schemas["RetrieveRequest"]> {
     const message = new TextEncoder().encode(`stampd-vault-retrieve:${vaultId}:${signedAt}`);
     const signature = await signAsync(message, (await this.recipient).secretKey);
     return { proof_of_identity: Buffer.from(signature).toString("base64"), signed_at: signedAt };

@@ -9,6 +9,31 @@ import type { RunningService } from "../../helpers/service.js";
 const KEYS_PER_ACCOUNT = 24;
 /** Single-use fee receipts; a valid heartbeat or vault creation uses one up. */
 const RECEIPTS = 120;
+/**
+ * Amounts the receipts are signed for, in turn: half generous, the rest at and past the spec's
+ * bounds (below 10^15, at most 18 decimals) and around the fees, so every path of the amount
+ * check is taken by receipts the server trusts. Past the bounds is a 422, never a 5xx.
+ */
+const AMOUNTS = [
+  "1000000.00",
+  "999999999999999.999999999999999999",
+  "1000000.00",
+  "0.50",
+  "1000000.00",
+  "0.45",
+  "1000000.00",
+  "0.000000000000000001",
+  "1000000.00",
+  "1000000000000000",
+  "1000000.00",
+  "999999999999999999999999999999.999999999999999999",
+  "1000000.00",
+  "1.0000000000000000001",
+  "1000000.00",
+  "0000000000000000.5",
+];
+/** Requests at once in each burst on one vault (contention.ts). */
+export const BURST = 12;
 
 /**
  * Live resources a "valid" request can name so that it reaches the success paths, not only 404:
@@ -27,6 +52,8 @@ export interface FuzzFixtures {
   vaultIds: string[];
   receipts: string[];
   retrieveProofs: Map<string, Schemas["RetrieveRequest"]>;
+  /** For the bursts on one vault: generous receipts, and proofs of `released[0]` signed at distinct times. */
+  burst: { receipts: string[]; proofs: Schemas["RetrieveRequest"][]; releasedId: string };
   vaultRequest: Schemas["CreateVaultRequest"];
   /** Entries in the transparency log (the pipeline does not run during a fuzz run). */
   logSize: number;
@@ -73,8 +100,19 @@ export async function makeFixtures(svc: RunningService): Promise<FuzzFixtures> {
     fingerprints: [await live.fingerprint()],
     identityIds: [await live.identityId(), await otherLive.identityId()],
     vaultIds: [...vaultIds, ...released, ...strangers],
-    receipts: await Promise.all(Array.from({ length: RECEIPTS }, () => live.receipt("1000000.00"))),
+    receipts: await Promise.all(
+      Array.from({ length: RECEIPTS }, (_, i) => live.receipt(AMOUNTS[i % AMOUNTS.length]!)),
+    ),
     retrieveProofs,
+    burst: {
+      receipts: await Promise.all(Array.from({ length: 3 * BURST }, () => live.receipt("1000000.00"))),
+      proofs: await Promise.all(
+        Array.from({ length: BURST }, (_, i) =>
+          live.retrieveProof(released[0]!, new Date(Date.now() - i * 1000).toISOString()),
+        ),
+      ),
+      releasedId: released[0]!,
+    },
     vaultRequest: await live.vaultRequest(),
     logSize: (await client.log.info()).tree_size,
   };

@@ -6,6 +6,7 @@ import { count, type FuzzFailure, type SurfaceReport } from "../report.js";
 import { SchemaValues } from "../schema-values.js";
 import { checkResponse } from "./check.js";
 import { Classifier } from "./classify.js";
+import { fuzzContention } from "./contention.js";
 import { makeFixtures } from "./fixtures.js";
 import { mutations } from "./mutations.js";
 import { probeRateLimits } from "./rate-limit-probes.js";
@@ -29,7 +30,8 @@ const VALID_SHARE = 0.35;
 /**
  * Fuzzes every REST operation of specs/openapi.yaml on a running service: `count` requests, each
  * a valid request drawn from the schemas and, most of the time, spoiled by one mutation; every
- * answer checked against the spec. Then a few anonymous floods check that 429s are documented.
+ * answer checked against the spec. Then bursts of parallel writes to one vault (contention.ts),
+ * and a few anonymous floods check that 429s are documented.
  */
 export async function fuzzRest(svc: RunningService, options: RestFuzzOptions): Promise<SurfaceReport> {
   const model = new SpecModel();
@@ -97,6 +99,10 @@ export async function fuzzRest(svc: RunningService, options: RestFuzzOptions): P
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  const bursts = await fuzzContention(svc.baseUrl, model, ctx.fixtures, Rng.forItem(options.seed, -1));
+  report.requests += bursts.statuses.length;
+  for (const status of bursts.statuses) count(report.outcomes, `burst:${status}`);
+  report.failures.push(...bursts.failures);
   const probes = await probeRateLimits(svc.baseUrl, agent, model, options.seed);
   report.requests += probes.requests;
   report.failures.push(...probes.failures);
