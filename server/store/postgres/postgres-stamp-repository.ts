@@ -69,6 +69,12 @@ export class PostgresStampRepository implements StampRepository {
     );
     return rows[0]!.n;
   }
+
+  async count(): Promise<number> {
+    // bigint sums come back as text; a count of stamps stays far below 2^53.
+    const { rows } = await this.pool.query<{ total: string }>("SELECT sum(total) AS total FROM stamp_count");
+    return Number(rows[0]!.total);
+  }
 }
 
 const columnCount = 10;

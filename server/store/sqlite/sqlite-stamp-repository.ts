@@ -76,6 +76,10 @@ export class SqliteStampRepository implements StampRepository {
   async countByIdentity(identityId: string): Promise<number> {
     return (this.sql.countByIdentity.get(identityId) as { n: number }).n;
   }
+
+  async count(): Promise<number> {
+    return (this.sql.count.get() as { total: number }).total;
+  }
 }
 
 function rowOf(stamp: StoredStamp): StampRow {
@@ -126,5 +130,6 @@ function prepare(db: Database.Database) {
     }),
     get: db.prepare("SELECT * FROM stamps WHERE id = ?"),
     countByIdentity: db.prepare("SELECT count(*) AS n FROM stamps WHERE identity_id = ?"),
+    count: db.prepare("SELECT total FROM stamp_count WHERE id = 1"),
   };
 }
