@@ -12,9 +12,12 @@ export interface BatchProgressData {
    */
   'batchId': string;
   /**
-   * Items processed so far (stamped or failed).
+   * Items processed so far: checked, and refused or signed. Only grows. Events come at each multiple of a step below `total` (a BatchStamp: 10 % of its items or 100, whichever is fewer, at least 1; a StreamStamps call: 100) and once more with processed = total, when the batch's stamps are stored; a batch whose call fails sends no 100 % event.
    */
   'processed': number;
+  /**
+   * Items of the batch. For a StreamStamps call, the requests received so far: it grows as requests arrive, so `percentage` may drop between two events of a stream.
+   */
   'total': number;
   /**
    * 100 × processed / total (100 when total is 0).

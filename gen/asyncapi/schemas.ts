@@ -314,11 +314,12 @@ export const serverMessageSchemas = {
           "processed": {
             "type": "integer",
             "minimum": 0,
-            "description": "Items processed so far (stamped or failed)."
+            "description": "Items processed so far: checked, and refused or signed. Only grows. Events come at each multiple of a step below `total` (a BatchStamp: 10 % of its items or 100, whichever is fewer, at least 1; a StreamStamps call: 100) and once more with processed = total, when the batch's stamps are stored; a batch whose call fails sends no 100 % event."
           },
           "total": {
             "type": "integer",
-            "minimum": 0
+            "minimum": 0,
+            "description": "Items of the batch. For a StreamStamps call, the requests received so far: it grows as requests arrive, so `percentage` may drop between two events of a stream."
           },
           "percentage": {
             "type": "number",
@@ -1242,7 +1243,7 @@ export const subscriptionChannels = {
     ]
   },
   "batch": {
-    "description": "Progress of one batch stamping operation.",
+    "description": "Progress of one batch stamping operation (gRPC BatchStamp, or StreamStamps given an `x-batch-id`): an event every 10 % of the items or every 100 items, whichever is fewer, as they are processed, and a last one at 100 % once the batch's stamps are stored.",
     "filter": "batch_id",
     "authentication": "optional",
     "events": [

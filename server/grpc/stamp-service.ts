@@ -28,6 +28,7 @@ import type { AppContext } from "../context.js";
 import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { Readiness } from "../health/readiness.js";
+import { BatchProgress } from "../stamps/batch-progress.js";
 import type { StampService as Stamps } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 import { type Batch, newBatchId, stampBatch } from "./batch-stamping.js";
@@ -42,6 +43,9 @@ import { watchedStampIds } from "./stamp-watch.js";
 import { stampGroup } from "./stream-stamping.js";
 import { verifyResponse } from "./verify-outcome.js";
 import { factsOf, parseWatchFilter } from "./watch-filter.js";
+
+/** Requests between two `batch_progress` events of a StreamStamps call (its total is not known). */
+const STREAM_PROGRESS_STEP = 100;
 
 export interface StampHandlersDeps {
   stamps: Stamps;
@@ -132,14 +136,30 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     ctx: HandlerContext,
   ): AsyncGenerator<StreamStampResponse> {
     const principal = principalOf(ctx);
+    const progress = this.streamProgress(ctx, principal.accountId);
     let sequence = 0;
     for await (const inputs of readAhead(requests, this.deps.maxBatchItems)) {
-      const { views, failure } = await stampGroup(this.deps, principal, inputs, sequence + 1);
+      progress?.grow(inputs.length);
+      const { views, failure } = await stampGroup(this.deps, principal, inputs, sequence + 1, progress);
       for (const view of views) {
         yield create(StreamStampResponseSchema, { stamp: toStampMessage(view), sequence: ++sequence });
       }
       if (failure) throw failure;
     }
+    progress?.finish();
+  }
+
+  /**
+   * A StreamStamps call given `x-batch-id` reports its progress under that id (echoed in the
+   * response header); its total, unknown in advance, is the requests received so far, so events
+   * come every 100 requests and the last (100 %) when the call ends OK.
+   */
+  private streamProgress(ctx: HandlerContext, accountId: string | null): BatchProgress | undefined {
+    const given = ctx.requestHeader.get("x-batch-id");
+    if (given === null) return undefined;
+    const id = requireBatchId(given);
+    ctx.responseHeader.set("x-batch-id", id);
+    return new BatchProgress(this.deps.events, { id, accountId }, 0, STREAM_PROGRESS_STEP);
   }
 
   healthCheck(req: HealthCheckRequest): HealthCheckResponse {

@@ -1,6 +1,7 @@
 import { ConnectError } from "@connectrpc/connect";
 import type { Principal } from "../auth/principal.js";
 import { ServiceError } from "../errors.js";
+import type { BatchProgress } from "../stamps/batch-progress.js";
 import type { HashStampRequest, StampService } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 import type { CallLimits } from "./call-limits.js";
@@ -31,6 +32,7 @@ export async function stampGroup(
   principal: Principal,
   inputs: readonly StampInput[],
   firstSequence: number,
+  progress?: BatchProgress,
 ): Promise<StreamedGroup> {
   const requests: HashStampRequest[] = [];
   let failure: { index: number; error: unknown } | null = null;
@@ -46,6 +48,7 @@ export async function stampGroup(
   if (charged.refusal) failure = { index: charged.allowed, error: charged.refusal };
   const results = await deps.stamps.createManyFromHash(requests.slice(0, charged.allowed), {
     stopAtRefusal: true,
+    progress,
   });
   const refused = results.findIndex((r) => r instanceof ServiceError);
   if (refused !== -1) failure = { index: refused, error: results[refused] };

@@ -49,6 +49,9 @@ export function issueDocument(facts: StampFacts, service: Signer, author: Signer
   return signed(d, { author: author?.sign(d.payload) ?? null, service: service.sign(d.payload) });
 }
 
+/** A document drafted for a batch: the per-stamp work of issuing it, before the batch is signed. */
+export type BatchDraft = Draft;
+
 /**
  * The documents of stamps made together (a batch call): one service signature over the Merkle root
  * of their payloads, each document carrying its path to that root (`signatures.service_batch`).
@@ -59,8 +62,21 @@ export function issueBatch(
   service: Signer,
   authors: readonly (Signer | null)[],
 ): IssuedDocument[] {
-  if (facts.length === 0) return [];
-  const drafts = facts.map((f, i) => draft(f, service, authors[i] ?? null));
+  return signDrafts(draftBatch(facts, service, authors), service);
+}
+
+/** The drafts of `issueBatch`, which a caller may make in parts (batch progress) and sign together. */
+export function draftBatch(
+  facts: readonly StampFacts[],
+  service: Signer,
+  authors: readonly (Signer | null)[],
+): BatchDraft[] {
+  return facts.map((f, i) => draft(f, service, authors[i] ?? null));
+}
+
+/** Signs a batch's drafts: one service signature over their Merkle root, in the given order. */
+export function signDrafts(drafts: readonly BatchDraft[], service: Signer): IssuedDocument[] {
+  if (drafts.length === 0) return [];
   const batch = signBatch(
     drafts.map((d) => d.payload),
     service,

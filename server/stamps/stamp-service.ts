@@ -9,13 +9,16 @@ import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { StampEvidence } from "../proofs/stamp-evidence.js";
 import { type Annotations, normalizeAnnotations } from "./annotations.js";
+import type { BatchProgress } from "./batch-progress.js";
 import { type StampFingerprinter, tee } from "./fingerprinter.js";
 import {
+  type BatchDraft,
+  draftBatch,
   type IssuedDocument,
-  issueBatch,
   issueDocument,
   type StampFacts,
   type StampFingerprint,
+  signDrafts,
 } from "./stamp-document.js";
 import { newStampId } from "./stamp-id.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
@@ -55,6 +58,13 @@ export interface UploadDigest {
 export type HashStampRequest = StampCaller &
   Omit<StampChoices, "preset" | "generateFp"> &
   Annotations & { contentHash: string };
+
+export interface BatchOptions {
+  /** Make nothing after the first refused request (StreamStamps, whose first refusal ends the call). */
+  stopAtRefusal?: boolean;
+  /** Reports the items processed as the batch is made; its caller sends the last event once stored. */
+  progress?: BatchProgress;
+}
 
 export interface VerifyOptions {
   /** The hash of the original document, to compare with the stamp's. */
@@ -185,13 +195,16 @@ export class StampService {
    * (`signatures.service_batch`), stored in one transaction (one durable write instead of one per
    * stamp) and announced after it commits. With `stopAtRefusal` (StreamStamps, whose first bad
    * request ends the call) nothing after the first refusal is made: the results end with it.
+   * `progress` counts refused items as processed at once and valid ones as they are drafted; its
+   * last event (100 %) is the caller's to send once this has resolved, the stamps stored.
    */
   async createManyFromHash(
     requests: HashStampRequest[],
-    { stopAtRefusal = false } = {},
+    { stopAtRefusal = false, progress }: BatchOptions = {},
   ): Promise<Array<StampView | ServiceError>> {
     const { valid, results } = await this.batchInputs(requests, stopAtRefusal);
-    const stamps = this.draftBatch(valid);
+    progress?.advance(results.length - valid.length);
+    const stamps = await this.draftBatch(valid, progress);
     await this.deps.stamps.insertMany(stamps);
     for (const stamp of stamps) this.announce(stamp);
     let next = 0;
@@ -320,13 +333,25 @@ export class StampService {
     return stored(input, issueDocument(facts, this.deps.signing, input.author));
   }
 
-  /** The stamps of a batch, signed together; not yet stored. */
-  private draftBatch(inputs: readonly IssueInput[]): StoredStamp[] {
-    const documents = issueBatch(
-      inputs.map(factsOf),
-      this.deps.signing,
-      inputs.map((input) => input.author),
-    );
+  /**
+   * The stamps of a batch, signed together; not yet stored. With `progress`, drafted a step at a
+   * time, reporting each step and yielding to the event loop between them, so the events go out
+   * while the batch is being made and other calls are served meanwhile.
+   */
+  private async draftBatch(inputs: readonly IssueInput[], progress?: BatchProgress): Promise<StoredStamp[]> {
+    const facts = inputs.map(factsOf);
+    const authors = inputs.map((input) => input.author);
+    const drafts: BatchDraft[] = [];
+    while (drafts.length < inputs.length) {
+      const from = drafts.length;
+      const to = progress ? Math.min(inputs.length, from + Math.max(1, progress.untilNext)) : inputs.length;
+      drafts.push(...draftBatch(facts.slice(from, to), this.deps.signing, authors.slice(from, to)));
+      if (progress) {
+        progress.advance(to - from);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    const documents = signDrafts(drafts, this.deps.signing);
     return inputs.map((input, i) => stored(input, documents[i]!));
   }
 

@@ -1,6 +1,7 @@
 // Rate limiting of many stamps in one gRPC call: each item of a BatchStamp and each StreamStamps
 // request is charged the full `/stamps` weight. A charge larger than the tier's bucket is refused
 // (it used to be counted as one bucket: an anonymous caller stamped 1000 items with one call).
+import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anonymous } from "../../server/auth/principal.js";
@@ -38,13 +39,17 @@ describe("BatchStamp (anonymous: burst 5, a stamp costs 2.0)", () => {
         "rate limit: 1000 stamps cost 2000 (2 each) but tier anonymous covers at most 2 in one call; " +
         "send at most 2 items a call",
     });
-    const three = await unary(client, "BatchStamp", { items: items(3, "three") }, md).catch((e) => e);
+    const three = await unary(client, "BatchStamp", { items: items(3, "three") }, md).catch(
+      (e: grpc.ServiceError) => e,
+    );
     expect(three).toMatchObject({ code: Status.RESOURCE_EXHAUSTED });
     // Nothing was taken: the whole burst is still there for two items (4.0 of 5).
     const res = await unary<{ success_count: number }>(client, "BatchStamp", { items: items(2, "two") }, md);
     expect(res.success_count).toBe(2);
     // 1.0 left: two more items (4.0) are refused, with when to retry.
-    const error = await unary(client, "BatchStamp", { items: items(2, "later") }, md).catch((e) => e);
+    const error = await unary<never>(client, "BatchStamp", { items: items(2, "later") }, md).catch(
+      (e: grpc.ServiceError) => e,
+    );
     expect(error.code).toBe(Status.RESOURCE_EXHAUSTED);
     expect(error.details).toMatch(
       /^rate limit exceeded for tier anonymous \(20 requests\/min\); retry after \d+ s, when the budget covers all 2 stamps$/,

@@ -139,7 +139,7 @@ describe("StampHandlers (the implementation class)", () => {
     },
   );
 
-  it("BatchStamp reports progress once its items are stored, refused ones included", async () => {
+  it("BatchStamp reports progress every tenth of its items, refused ones included, 100 % once stored", async () => {
     const progress: unknown[] = [];
     const stop = events.subscribe((e) => {
       if (e.type === "batch_progress") progress.push(e.data);
@@ -151,9 +151,14 @@ describe("StampHandlers (the implementation class)", () => {
     );
     stop();
     expect(res).toMatchObject({ successCount: 249, failedCount: 1 });
-    expect(progress).toEqual([
-      { batchId: expect.stringMatching(/^bat_/), processed: 250, total: 250, percentage: 100 },
-    ]);
+    expect(progress).toEqual(
+      Array.from({ length: 10 }, (_, i) => ({
+        batchId: expect.stringMatching(/^bat_/),
+        processed: 25 * (i + 1),
+        total: 250,
+        percentage: 10 * (i + 1),
+      })),
+    );
   });
 
   it("stamps carry the domain clock's time as a protobuf Timestamp, to the millisecond", async () => {

@@ -205,7 +205,10 @@ describe("BatchStamp", () => {
     );
     expect(echoed).toBe(batchId);
     const events = (await ws.drain()).filter((m) => m.type === "batch_progress");
-    expect(events.map((m) => m.data)).toEqual([{ batchId, processed: 4, total: 4, percentage: 100 }]);
+    // Four items: an event for each (every 10 % or 100 items, whichever is fewer, at least one).
+    expect(events.map((m) => m.data)).toEqual(
+      [1, 2, 3, 4].map((processed) => ({ batchId, processed, total: 4, percentage: 25 * processed })),
+    );
     ws.close();
   });
 

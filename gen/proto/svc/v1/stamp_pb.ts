@@ -123,6 +123,10 @@
 //       subscribe to the WebSocket `batch` channel before calling. Malformed
 //       -> INVALID_ARGUMENT. Without it the server makes one.
 //   x-batch-id (BatchStamp response header): the batch's id, either way.
+//   x-batch-id (StreamStamps request, optional): the same form; with it the
+//       call publishes `batch_progress` under that id (echoed in the
+//       response header): every 100 requests, total being the requests
+//       received so far, and 100 % when the call ends OK. Without it, none.
 //   grpc-retry-pushback-ms (RESOURCE_EXHAUSTED trailer): see Rate limiting.
 //
 // ## Error mapping (gRPC status codes used by StampService)
@@ -884,10 +888,13 @@ export const StampService: GenService<{
    * The stamps of a batch are signed together: one service signature over
    * the Merkle root of their payloads, each stamp document carrying its path
    * to that root (`signatures.service_batch`, see the REST StampDocument).
-   * They are stored in one transaction and acknowledged once it has committed;
-   * then one `batch_progress` event {batchId, processed, total, percentage}
-   * (processed = total) goes to the WebSocket `batch` channel of the batch's
-   * id (see x-batch-id in the file header), and every stamp made has its
+   * They are stored in one transaction and acknowledged once it has committed.
+   * `batch_progress` events {batchId, processed, total, percentage} go to the
+   * WebSocket `batch` channel of the batch's id (see x-batch-id in the file
+   * header) while the items are processed (checked, and refused or signed),
+   * every 10 % of the items or every 100 items, whichever is fewer (a
+   * 1000-item batch: 100, 200, ... 900), then one with processed = total
+   * (100 %) once the stamps are stored; every stamp made has its
    * `stamp_created` event like any other. A batch that has started runs to
    * its end even if the caller cancels or the server begins to shut down
    * (stopping halfway would leave a retrying caller with half its stamps made
@@ -945,6 +952,8 @@ export const StampService: GenService<{
    * is written. An invalid request ends the call with INVALID_ARGUMENT naming
    * its sequence number; stamps already answered stay created. Rate limiting
    * counts every request; exceeding it ends the call with RESOURCE_EXHAUSTED.
+   * With `x-batch-id` metadata its progress goes to the WebSocket `batch`
+   * channel (see the file header).
    *
    * Errors: INVALID_ARGUMENT, UNAUTHENTICATED, RESOURCE_EXHAUSTED, CANCELLED,
    * DEADLINE_EXCEEDED, UNAVAILABLE.
