@@ -32,6 +32,16 @@ function domain(env: Record<string, string>) {
 }
 
 describe("vault configuration", () => {
+  it.each(["VAULT_CREATE_FEE", "VAULT_HEARTBEAT_FEE"])(
+    "bounds %s like a receipt amount: below 10^15",
+    (name) => {
+      expect(
+        loadConfig({ [name]: "999999999999999.999999999999999999" })[name as "VAULT_HEARTBEAT_FEE"],
+      ).toBe("999999999999999.999999999999999999");
+      expect(() => loadConfig({ [name]: "1000000000000000" })).toThrow(name);
+    },
+  );
+
   it.each([
     [{}, "FEE_ISSUER_PUBLIC_KEYS"],
     [{ FEE_ISSUER_PUBLIC_KEYS: randomSigner().publicKey }, "VAULT_FEE_RECIPIENT"],
