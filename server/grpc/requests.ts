@@ -29,6 +29,9 @@ export function toHashStampRequest(input: StampInput, accountId: string | null):
     const name = HashAlgorithm[given] ? `HASH_ALGORITHM_${HashAlgorithm[given]}` : String(given);
     throw invalid(`algorithm: ${name} disagrees with the content_hash prefix ${hash.algorithm}`);
   }
+  // JSON parsers that assign members (JavaScript's own, in most clients) drop this key or turn it
+  // into the object's prototype: a signed document holding it would read differently elsewhere.
+  if (Object.hasOwn(input.metadata, "__proto__")) throw invalid('metadata: key "__proto__" is not allowed');
   return {
     accountId,
     contentHash: formatContentHash(hash),

@@ -93,7 +93,11 @@
 //
 //   description: at most 1000 characters.
 //   metadata:    at most 32 entries; each key non-empty and at most 64
-//                characters; each value at most 512 characters.
+//                characters; each value at most 512 characters. The key
+//                `__proto__` is refused (`metadata: key "__proto__" is not
+//                allowed`), in JSON and binary alike: many JSON parsers
+//                drop it or make it the object's prototype, so a signed
+//                document holding it would read differently elsewhere.
 //   BatchStamp:  at most MAX_BATCH_ITEMS items (default 1000, configurable).
 //
 // ## Connection limits (defaults; each is configurable)
