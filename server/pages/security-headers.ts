@@ -32,9 +32,8 @@ export function pageSecurityHeaders(baseUrl: string): Record<string, string> {
 
 /**
  * Headers of the reference pages (/docs, /redoc), whose vendored bundles need inline styles and
- * Redoc's search worker (a blob: URL). Everything else must still come from this service: Redoc
- * 2.5 hard-codes its "API docs by Redocly" logo from cdn.redoc.ly, which img-src refuses before
- * any request is made (Redoc then hides the image).
+ * Redoc's search worker (a blob: URL). Everything else must come from this service (the Redoc
+ * bundle is served without its CDN logo, server/rest/docs.ts).
  */
 export const referencePageHeaders: Readonly<Record<string, string>> = {
   "Content-Security-Policy": [

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import express, { type Router } from "express";
@@ -33,11 +34,35 @@ const swaggerPage = page(
 <script src="/docs/init.js"></script>`,
 );
 
-const swaggerInit = `window.ui = SwaggerUIBundle({
+// "Try it out" fills a form field with a sample made from its schema: an identity id made up from
+// its pattern, the highest trust threshold, every anchor type, and ticks "Send empty value", so a
+// field cleared by hand is still sent (and refused) empty. These plugins (Swagger UI's afterLoad
+// and wrapComponents) start optional form fields blank and unsent, unless the schema gives a
+// default: what the user does not fill in is left to the service's defaults.
+const swaggerInit = `const blankOptionalFormFields = (system) => ({
+  afterLoad(loaded) {
+    const sample = loaded.fn.getSampleSchema;
+    // Form fields are sampled without a media type (false); bodies and parameters with one.
+    loaded.fn.getSampleSchema = (schema, contentType, config, example) => {
+      const plain = schema && schema.toJS ? schema.toJS() : schema;
+      if (contentType === false && plain && plain.default === undefined) return "";
+      return sample(schema, contentType, config, example);
+    };
+  },
+  wrapComponents: {
+    ParameterIncludeEmpty: (Original) => (props) =>
+      system.React.createElement(Original, {
+        ...props,
+        isIncludedOptions: { ...props.isIncludedOptions, defaultValue: false },
+      }),
+  },
+});
+window.ui = SwaggerUIBundle({
   url: "/openapi.json",
   dom_id: "#swagger-ui",
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  plugins: [blankOptionalFormFields],
   layout: "StandaloneLayout",
   validatorUrl: null
 });
@@ -58,10 +83,31 @@ export function docsAssets(): Router {
   router.get("/docs/init.js", (_req, res) => {
     res.type("application/javascript").send(swaggerInit);
   });
-  router.get("/redoc/assets/redoc.standalone.js", (_req, res) => {
-    res.sendFile(redocBundle, { maxAge: "1d" });
+  router.get("/redoc/assets/redoc.standalone.js", async (_req, res, next) => {
+    try {
+      res
+        .set("Cache-Control", "public, max-age=86400")
+        .type("application/javascript")
+        .send(await redocScript());
+    } catch (err) {
+      next(err);
+    }
   });
   return router;
+}
+
+// Redoc 2.5 hard-codes its sidebar's "API docs by Redocly" logo from its CDN: the page would ask
+// another site for it on every visit (the CSP refuses it, with a console error). An empty image
+// instead fails to load, and Redoc then leaves the logo out.
+const REDOC_CDN_LOGO = 'src:"https://cdn.redoc.ly/redoc/logo-mini.svg"';
+let redocLocal: Promise<Buffer> | undefined;
+
+/** The Redoc bundle without its CDN logo, read and rewritten once, on first use. */
+function redocScript(): Promise<Buffer> {
+  redocLocal ??= readFile(redocBundle, "utf8").then((text) =>
+    Buffer.from(text.replace(REDOC_CDN_LOGO, 'src:"data:,"')),
+  );
+  return redocLocal;
 }
 
 export const docsHandlers = {
