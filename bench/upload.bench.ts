@@ -1,7 +1,10 @@
 // npm run bench -- upload: POST /hash (SHA-256, SHA3-256, BLAKE3) and POST /stamps (SHA3-256) on a
 // 1 GiB upload, against the native reference on the same file: `openssl dgst -sha256` and
 // `-sha3-256` (a process each); BLAKE3 against the fastest kept npm package hashing the file alone
-// in this process; and stampd's peak resident memory while it takes the uploads. The file is
+// in this process; and stampd's peak resident memory while it takes the uploads. The form fields
+// that change how the file is read (`algorithm`, `generate_fp`) are sent in both orders: before
+// the file (read straight away) and after it (every algorithm at once for POST /hash, a spool
+// file for POST /stamps), and peak memory is reported for each order. The file is
 // generated once in a temporary folder and deleted after. stampd runs in a process of its own
 // (its RSS is read from /proc/<pid>/status); the uploads come from another (bench/lib/upload-client.ts),
 // which streams the file without holding it. Every digest is checked against the reference's.
@@ -20,6 +23,8 @@ import type { UploadCommand, UploadResult } from "./lib/upload-client.js";
 const SIZE = Math.round(positive("BENCH_UPLOAD_MIB", 1024) * MiB);
 const RATIO = 0.8;
 const RSS_LIMIT_MIB = 128;
+const FIELD_FIRST = "field first";
+const FILE_FIRST = "field after the file";
 
 const dir = tempDir();
 const file = join(dir.path, "upload.bin");
@@ -46,6 +51,13 @@ const candidates: Record<string, () => Promise<Measured>> = {
   "POST /hash sha3-256": () => upload("/hash?algorithm=sha3-256", (b) => b.hash),
   "POST /hash blake3": () => upload("/hash?algorithm=blake3", (b) => b.hash),
   "POST /stamps": () => upload("/stamps", (b) => b.document_hash),
+  [`POST /hash sha3-256, ${FIELD_FIRST}`]: () => upload("/hash", (b) => b.hash, { algorithm: "sha3-256" }),
+  [`POST /hash sha3-256, ${FILE_FIRST}`]: () =>
+    upload("/hash", (b) => b.hash, { algorithm: "sha3-256" }, true),
+  [`POST /stamps generate_fp=false, ${FIELD_FIRST}`]: () =>
+    upload("/stamps", (b) => b.document_hash, { generate_fp: "false" }),
+  [`POST /stamps generate_fp=false, ${FILE_FIRST}`]: () =>
+    upload("/stamps", (b) => b.document_hash, { generate_fp: "false" }, true),
 };
 
 try {
@@ -54,6 +66,7 @@ try {
   for (const path of ["/hash?algorithm=sha256", "/hash?algorithm=blake3", "/stamps"]) {
     await upload(path, () => "");
   }
+  await upload("/stamps", () => "", { generate_fp: "false" }, true);
   const names = Object.keys(candidates);
   const settings = { rounds: rounds(2), uploadBytes: SIZE };
   const runs = await alternate(names, settings.rounds, (name) => candidates[name]!());
@@ -80,21 +93,30 @@ try {
       met: value >= RATIO,
     };
   };
-  const peak = Math.max(...names.map(peakOf));
-  const targets: Target[] = [
-    compare("POST /hash sha256", "openssl sha256"),
-    compare("POST /hash sha3-256", "openssl sha3-256"),
-    compare("POST /stamps", "openssl sha3-256"),
-    compare("POST /hash blake3", `${fastestBlake3} blake3 (alone)`),
-    {
-      what: `stampd peak RSS during ${mib(SIZE)} MiB uploads`,
+  const servers = names.filter((name) => name.startsWith("POST"));
+  const fileFirst = servers.filter((name) => name.endsWith(FILE_FIRST));
+  const fieldsFirst = servers.filter((name) => !fileFirst.includes(name));
+  const peakTarget = (order: string, which: string[]): Target => {
+    const peak = Math.max(...which.map(peakOf));
+    return {
+      what: `stampd peak RSS during ${mib(SIZE)} MiB uploads, ${order}`,
       target: `< ${RSS_LIMIT_MIB} MiB`,
       value: mib(peak),
       unit: "MiB",
       stampd: `idle ${mib(idle)} MiB`,
       baseline: "",
       met: peak < RSS_LIMIT_MIB * MiB,
-    },
+    };
+  };
+  const targets: Target[] = [
+    compare("POST /hash sha256", "openssl sha256"),
+    compare("POST /hash sha3-256", "openssl sha3-256"),
+    compare("POST /stamps", "openssl sha3-256"),
+    compare("POST /hash blake3", `${fastestBlake3} blake3 (alone)`),
+    compare(`POST /hash sha3-256, ${FILE_FIRST}`, "openssl sha3-256"),
+    compare(`POST /stamps generate_fp=false, ${FILE_FIRST}`, "openssl sha3-256"),
+    peakTarget("fields first (or as query parameters)", fieldsFirst),
+    peakTarget("fields after the file", fileFirst),
   ];
   report("upload", {
     rows,
@@ -116,8 +138,10 @@ try {
 async function upload(
   path: string,
   digestOf: (body: Record<string, string>) => string | undefined,
+  fields?: Record<string, string>,
+  fileFirst = false,
 ): Promise<Measured> {
-  const command: UploadCommand = { url: `${base}${path}`, file };
+  const command: UploadCommand = { url: `${base}${path}`, file, fields, fileFirst };
   const { result, peak } = await peakRssDuring(stampd.pid, () => ask<UploadResult>(client, command));
   if (result.status >= 300) throw new Error(`${path} answered ${result.status}: ${result.body}`);
   return { seconds: result.seconds, hex: digestOf(JSON.parse(result.body)) ?? "", peak };
@@ -130,6 +154,10 @@ function checkDigests(runs: Record<string, Measured[]>): void {
     "POST /hash sha3-256": "openssl sha3-256",
     "POST /stamps": "openssl sha3-256",
     "POST /hash blake3": `${fastestBlake3} blake3 (alone)`,
+    [`POST /hash sha3-256, ${FIELD_FIRST}`]: "openssl sha3-256",
+    [`POST /hash sha3-256, ${FILE_FIRST}`]: "openssl sha3-256",
+    [`POST /stamps generate_fp=false, ${FIELD_FIRST}`]: "openssl sha3-256",
+    [`POST /stamps generate_fp=false, ${FILE_FIRST}`]: "openssl sha3-256",
   };
   for (const [ours, theirs] of Object.entries(reference)) {
     const want = runs[theirs]![0]!.hex;

@@ -1,6 +1,6 @@
-// Child process of bench/upload.bench.ts: streams a file as the one part of a multipart upload
-// (no buffering: the file is read as it is sent), so the server's client has a process of its own.
-// Commands arrive over IPC; each answer is an UploadResult.
+// Child process of bench/upload.bench.ts: streams a file as the file part of a multipart upload
+// (no buffering: the file is read as it is sent), with text fields before or after it, so the
+// server's client has a process of its own. Commands arrive over IPC; each answer is an UploadResult.
 import { createReadStream, statSync } from "node:fs";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
@@ -9,6 +9,9 @@ import { pipeline } from "node:stream/promises";
 export interface UploadCommand {
   url: string;
   file: string;
+  /** Text fields of the form, sent before the file part unless `fileFirst`. */
+  fields?: Record<string, string>;
+  fileFirst?: boolean;
 }
 
 export interface UploadResult {
@@ -25,12 +28,18 @@ process.on("message", async (command: UploadCommand | "exit") => {
   process.send!(await upload(command));
 });
 
-async function upload({ url, file }: UploadCommand): Promise<UploadResult> {
-  const head = Buffer.from(
+async function upload({ url, file, fields = {}, fileFirst = false }: UploadCommand): Promise<UploadResult> {
+  const text = Object.entries(fields)
+    .map(
+      ([name, value]) =>
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join("");
+  const filePart =
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="upload.bin"\r\n` +
-      "Content-Type: application/octet-stream\r\n\r\n",
-  );
-  const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+    "Content-Type: application/octet-stream\r\n\r\n";
+  const head = Buffer.from(fileFirst ? filePart : text + filePart);
+  const tail = Buffer.from(`\r\n${fileFirst ? text : ""}--${BOUNDARY}--\r\n`);
   const started = performance.now();
   const req = http.request(url, {
     method: "POST",

@@ -130,11 +130,8 @@ export class Classifier {
     if (!op.body.has("multipart/form-data")) return ["a form to an operation that takes none"];
     const problems: string[] = [];
     const files = form.filter((p) => p.name === "file");
-    const fileIndex = form.findIndex((p) => p.name === "file");
     if (files.length > 1) problems.push("more than one file part");
     if (files.some((f) => f.filename === undefined)) problems.push("file is a text field");
-    if (fileIndex >= 0 && form.slice(fileIndex + 1).some((p) => p.name !== "file"))
-      problems.push("a field after the file");
     const text = form.filter((p) => p.name !== "file");
     if (text.length > MAX_FORM_FIELDS) problems.push(`${text.length} text fields`);
     if (new Set(text.map((p) => p.name)).size < text.length) problems.push("a repeated field");

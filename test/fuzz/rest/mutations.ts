@@ -157,14 +157,19 @@ export const mutations: Mutation[] = [
   },
   // ----------------------------------------------------------------- multipart
   {
+    // Parts come in any order: the file moved among the fields is as valid as before, and a bad
+    // field after it is refused like one before it.
     name: "multipart: field after file",
     applies: (_, p) => hasFile(p),
     apply(p, rng) {
       const parts = partsOf(p);
-      const file = parts.findIndex((x) => x.filename !== undefined);
-      parts.splice(file, 1);
-      parts.splice(rng.int(parts.length), 0, { name: "file", value: "early file", filename: "f.txt" });
-      parts.push({ name: rng.pick(["preset", "method", "algorithm", "version", "x"]), value: "late" });
+      const [file] = parts.splice(
+        parts.findIndex((x) => x.filename !== undefined),
+        1,
+      );
+      parts.splice(rng.int(parts.length + 1), 0, file!);
+      if (rng.chance(0.5))
+        parts.push({ name: rng.pick(["preset", "method", "algorithm", "version", "x"]), value: "late" });
     },
   },
   {
