@@ -62,9 +62,10 @@ function fieldValue(rng: Rng, field: DescField, depth: number): unknown {
     }
     case "map": {
       const n = rng.chance(0.05) ? 40 : rng.int(4);
-      return Object.fromEntries(
-        Array.from({ length: n }, (_, i) => [`${rng.draw(anyText)}${i}`, rng.draw(anyText)]),
-      );
+      // Now and then a key JavaScript objects treat specially, which must reach the server's checks.
+      const key = (i: number) =>
+        rng.chance(0.1) ? rng.pick(["__proto__", "constructor"]) : `${rng.draw(anyText)}${i}`;
+      return Object.fromEntries(Array.from({ length: n }, (_, i) => [key(i), rng.draw(anyText)]));
     }
   }
 }
@@ -72,6 +73,8 @@ function fieldValue(rng: Rng, field: DescField, depth: number): unknown {
 function scalar(rng: Rng, type: ScalarType): unknown {
   switch (type) {
     case ScalarType.STRING:
+      // A long value, which a status message must not echo whole (a 70 KB trailer resets the stream).
+      if (rng.chance(0.01)) return "n".repeat(70_000);
       return rng.chance(0.6)
         ? rng.draw(meaningful)
         : rng.draw(anyText).replaceAll(/[\ud800-\udfff]/g, "\ufffd");
