@@ -510,7 +510,7 @@ export interface VaultReleasedData {
 }
 
 /**
- * Vault state (seed 3.2; docs/design.md "Vault").
+ * Vault state (docs/design.md "Vault").
  */
 export type VaultState = "active" | "released" | "burned" | "expired";
 

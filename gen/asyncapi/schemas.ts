@@ -909,7 +909,7 @@ export const serverMessageSchemas = {
           "state": {
             "title": "VaultState",
             "type": "string",
-            "description": "Vault state (seed 3.2; docs/design.md \"Vault\").",
+            "description": "Vault state (docs/design.md \"Vault\").",
             "enum": [
               "active",
               "released",
@@ -982,7 +982,7 @@ export const serverMessageSchemas = {
           "state": {
             "title": "VaultState",
             "type": "string",
-            "description": "Vault state (seed 3.2; docs/design.md \"Vault\").",
+            "description": "Vault state (docs/design.md \"Vault\").",
             "enum": [
               "active",
               "released",

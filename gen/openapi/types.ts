@@ -1153,7 +1153,7 @@ export interface components {
             13: components["schemas"]["Similarity"];
         };
         /**
-         * @description Similarity assessment by `overall_similarity` (seed 4.2, rule 3): >= 0.9 means very similar
+         * @description Similarity assessment by `overall_similarity` (docs/fingerprint.md): >= 0.9 means very similar
          *     (likely same or nearly identical documents); >= 0.7 means similar (significant shared
          *     structure); >= 0.5 means somewhat similar (some structural overlap); < 0.5 means different
          *     (distinct structure). The assessment text begins with the label (Very similar, Similar,
@@ -2082,28 +2082,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description An unknown query parameter (every operation refuses those). (Same as `BadRequest`, on a path exempt from rate limiting, so without rate-limit headers.) */
-        BadRequestUnmetered: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "request validation failed",
-                 *       "code": "validation_failed",
-                 *       "errors": [
-                 *         {
-                 *           "path": "/query/verbose",
-                 *           "message": "Unknown query parameter 'verbose'"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description A key is required and none was sent, or a presented key is malformed, unknown or revoked (on every endpoint, public ones included). */
         Unauthorized: {
             headers: {
@@ -2116,23 +2094,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description A presented key is malformed, unknown or revoked. (Same as `Unauthorized`, on a path exempt from rate limiting, so without rate-limit headers.) */
-        UnauthorizedUnmetered: {
-            headers: {
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "API key is not valid",
-                 *       "code": "invalid_api_key"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2252,7 +2213,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limited. The body is the rate limiter's; wait `Retry-After` seconds. `X-RateLimit-Remaining` is 0 and `X-RateLimit-Reset` equals `Retry-After`. */
+        /** @description Rate limited. The body is the rate limiter's; wait `Retry-After` seconds. `X-RateLimit-Remaining` is 0 and `X-RateLimit-Reset` equals `Retry-After`. A request that prefers HTML (a browser loading a page) gets the same refusal as an HTML page. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -2274,6 +2235,12 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["RateLimitError"];
+                /**
+                 * @example <!doctype html>
+                 *     <html lang="en"><head><meta charset="utf-8"><title>Too many requests - stampd</title></head>
+                 *     <body><main><h1>Too many requests</h1><p>Reload the page in 3 seconds.</p></main></body></html>
+                 */
+                "text/html": string;
             };
         };
         /** @description The operation is declared in this contract but not implemented by this deployment yet. */
@@ -2284,22 +2251,6 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "this operation is not implemented yet",
-                 *       "code": "not_implemented"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Same as `NotImplemented`, on a path exempt from rate limiting (no rate-limit headers). */
-        NotImplementedUnmetered: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2445,20 +2396,28 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            400: components["responses"]["BadRequestUnmetered"];
-            401: components["responses"]["UnauthorizedUnmetered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplementedUnmetered"];
+            501: components["responses"]["NotImplemented"];
             /** @description The service is down (the store fails) or still starting. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2480,6 +2439,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,14 +2454,18 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
-            400: components["responses"]["BadRequestUnmetered"];
-            401: components["responses"]["UnauthorizedUnmetered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplementedUnmetered"];
+            501: components["responses"]["NotImplemented"];
             /** @description Starting, or shutting down. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2520,6 +2487,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2531,12 +2502,16 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            400: components["responses"]["BadRequestUnmetered"];
-            401: components["responses"]["UnauthorizedUnmetered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Metrics are off (`METRICS_ENABLED=false`) or served on `METRICS_PORT`. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,7 +2524,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplementedUnmetered"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getOpenApi: {
@@ -2565,6 +2540,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2585,10 +2564,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestUnmetered"];
-            401: components["responses"]["UnauthorizedUnmetered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplementedUnmetered"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getDocs: {
@@ -2604,6 +2583,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2617,10 +2600,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            400: components["responses"]["BadRequestUnmetered"];
-            401: components["responses"]["UnauthorizedUnmetered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplementedUnmetered"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getRedoc: {
@@ -2636,6 +2619,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2647,10 +2634,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            400: components["responses"]["BadRequestUnmetered"];
-            401: components["responses"]["UnauthorizedUnmetered"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplementedUnmetered"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getDashboard: {

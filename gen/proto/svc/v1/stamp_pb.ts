@@ -1,7 +1,8 @@
-// stampd gRPC contract, package svc.v1 (seed interface spec parts 2.11, 3.1, 4.5 and 9).
+// stampd gRPC contract, package svc.v1 (the service is described in README.md; the decisions
+// behind it in docs/design.md).
 //
 // The messages, field names, field numbers, enums and enum values below are
-// fixed by the seed and must not change: seed names win over buf STANDARD
+// fixed by the published interface and must not change: its names win over buf STANDARD
 // naming (see the lint exceptions in buf.yaml). New fields and values may be
 // added only with new numbers (breaking check: FILE).
 //
@@ -700,7 +701,7 @@ export const HealthCheckResponseSchema: GenMessage<HealthCheckResponse> = /*@__P
   messageDesc(file_svc_v1_stamp, 14);
 
 /**
- * Serving status. The seed fixes these value names without a prefix (they
+ * Serving status. The interface fixes these value names without a prefix (they
  * mirror grpc.health.v1).
  *
  * @generated from enum svc.v1.HealthCheckResponse.ServingStatus
@@ -784,7 +785,7 @@ export const HashAlgorithmSchema: GenEnum<HashAlgorithm> = /*@__PURE__*/
   enumDesc(file_svc_v1_stamp, 0);
 
 /**
- * Lifecycle of a stamp (seed 3.1). Status only moves forward:
+ * Lifecycle of a stamp. Status only moves forward:
  *
  *   PENDING --(its Merkle batch is closed and signed)--> CONFIRMED
  *   CONFIRMED --(every requested anchor has confirmed)--> ANCHORED
@@ -835,7 +836,7 @@ export const StampStatusSchema: GenEnum<StampStatus> = /*@__PURE__*/
   enumDesc(file_svc_v1_stamp, 1);
 
 /**
- * stampd's stamping service (seed 4.5). Authentication, content_hash form,
+ * stampd's stamping service. Authentication, content_hash form,
  * input limits and status codes are described in the file header.
  *
  * @generated from service svc.v1.StampService
