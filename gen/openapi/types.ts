@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Service root
-         * @description Name and version of the service and the paths of its reference pages.
+         * @description Name and version of the service and the paths of its reference pages, as JSON. A client that prefers `text/html` to `application/json` in its `Accept` header (a browser) gets a short HTML landing page instead, linking the explorer, the dashboard and the API reference; every other client (no `Accept`, `*\/*`, `application/json`) gets the JSON root object. The response carries `Vary: Accept`.
          */
         get: operations["getRoot"];
         put?: never;
@@ -170,7 +170,7 @@ export interface paths {
         };
         /**
          * The dashboard's counts
-         * @description What the dashboard shows: stamps created since this process started and per minute over the last hour (counted from the event bus, so with a shared bus they include every instance's stamps), exact vault counts by state, heartbeats and fees collected, and open WebSocket connections.
+         * @description What the dashboard shows: every stamp the store holds (a counter kept with each insert, so it includes stamps made before this process started and by every instance), stamps per minute over the last hour (counted from the event bus since this process started, so with a shared bus they include every instance's stamps), exact vault counts by state, heartbeats and fees collected, and open WebSocket connections.
          */
         get: operations["getDashboardStats"];
         put?: never;
@@ -857,6 +857,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/explorer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public explorer page
+         * @description An HTML page (no authentication needed) listing every vault, newest first, as `GET /explorer/api/vaults` does (id, state, times and heartbeat count only), with links that filter by state and page through the list, and the network statistics of `GET /explorer/api/stats`. Rendered complete on the server, so it reads without its script; the script then keeps the list and the statistics current through the WebSocket channel `all_vaults`, without a reload. Everything it loads is served by this service. A malformed query (an unknown state, a `limit` out of range) answers a JSON 400.
+         */
+        get: operations["getExplorerPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/explorer/api/vaults": {
         parameters: {
             query?: never;
@@ -1263,6 +1283,8 @@ export interface components {
             health: string;
             /** @description Path of the live dashboard page (HTML). */
             dashboard: string;
+            /** @description Path of the public explorer page (HTML); optional. */
+            explorer?: string;
         };
         HealthResponse: {
             /**
@@ -1317,15 +1339,11 @@ export interface components {
         DashboardStats: {
             /** Format: date-time */
             generated_at: string;
-            /** @description Stamps created since this process started, counted from the event bus (with a shared bus, on every instance); the store's total is not shown. */
+            /** @description Stamps stored, and the recent ones per minute. */
             stamps: {
-                /**
-                 * Format: date-time
-                 * @description When counting began (the process start).
-                 */
-                since: string;
-                created: number;
-                /** @description Stamps created in each of the last 60 minutes, by creation time. */
+                /** @description Every stamp the store holds, whenever and by whichever instance it was made (a counter the store keeps in the transaction of each insert). */
+                total: number;
+                /** @description Stamps created in each of the last 60 minutes, by creation time, counted from the event bus since this process started (minutes before its start show 0). */
                 per_minute: {
                     /**
                      * Format: date-time
@@ -2354,7 +2372,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The root object. */
+            /** @description The root object (JSON), or the landing page for browsers (HTML). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2371,10 +2389,18 @@ export interface operations {
                      *       "version": "0.1.0",
                      *       "docs": "/docs",
                      *       "health": "/health",
-                     *       "dashboard": "/dashboard"
+                     *       "dashboard": "/dashboard",
+                     *       "explorer": "/explorer"
                      *     }
                      */
                     "application/json": components["schemas"]["RootResponse"];
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><title>stampd</title></head>
+                     *     <body><main><h1>stampd</h1><p>Tamper-evident stamps of documents…</p>
+                     *     <ul><li><a href="/explorer">Explorer</a></li><li><a href="/dashboard">Dashboard</a></li></ul></main></body></html>
+                     */
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2663,7 +2689,7 @@ export interface operations {
                     /**
                      * @example <!doctype html>
                      *     <html lang="en"><head><meta charset="utf-8"><title>Dashboard - stampd</title></head>
-                     *     <body><main><h1>Dashboard</h1><dl><dt>Stamps since 2024-11-21 08:00:00 UTC</dt><dd>42</dd></dl></main></body></html>
+                     *     <body><main><h1>Dashboard</h1><dl><dt>Stamps</dt><dd>48213</dd></dl></main></body></html>
                      */
                     "text/html": string;
                 };
@@ -2698,8 +2724,7 @@ export interface operations {
                      * @example {
                      *       "generated_at": "2024-11-21T09:00:12.000Z",
                      *       "stamps": {
-                     *         "since": "2024-11-21T08:00:00.000Z",
-                     *         "created": 11,
+                     *         "total": 48213,
                      *         "per_minute": {
                      *           "from": "2024-11-21T08:01:00.000Z",
                      *           "counts": [
@@ -4218,6 +4243,49 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getExplorerPage: {
+        parameters: {
+            query?: {
+                /** @description Vaults per page. */
+                limit?: number;
+                /** @description Number of items to skip, at most 2^53 - 1 (the largest integer a JSON number carries exactly; a larger offset answers 400). */
+                offset?: components["parameters"]["OffsetQuery"];
+                /** @description Only vaults in this state (all states when absent). */
+                state?: components["parameters"]["VaultStateQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The explorer page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><title>Explorer - stampd</title></head>
+                     *     <body><main><h1>Explorer</h1><dl><dt>Vaults</dt><dd>1287</dd></dl>
+                     *     <table><tr><th>Vault</th><th>State</th><th>Created</th><th>Deadline</th><th>Heartbeats</th></tr>
+                     *     <tr><td>vlt_01JD3Y4N7P8Q9R0S1T2V3W4X5Y</td><td>Active</td><td>2024-11-20 04:43:55 UTC</td><td>2024-11-28 08:05:00 UTC</td><td>5</td></tr></table></main></body></html>
+                     */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };

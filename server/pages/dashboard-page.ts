@@ -1,5 +1,4 @@
 import type { DashboardStats } from "./dashboard-stats.js";
-import { readableTime } from "./format.js";
 import { html, type SafeHtml } from "./html.js";
 import { layout } from "./layout.js";
 import { linkTo } from "./links.js";
@@ -36,7 +35,7 @@ function counts(stats: DashboardStats): SafeHtml {
   return html`<section aria-labelledby="counts-title">
 <h2 id="counts-title">Counts</h2>
 <dl class="counts">
-${count("stamps", `Stamps since ${readableTime(stats.stamps.since)}`, stats.stamps.created)}
+${count("stamps", "Stamps", stats.stamps.total)}
 ${count("batches", "Batches sealed", "–")}
 ${count("vaults", "Vaults", vaults.total)}
 ${count("active", "Active vaults", vaults.active)}
@@ -58,7 +57,7 @@ function checkpoint(base: string): SafeHtml {
 <dl class="details" id="log-details" hidden>
 <div><dt>Log</dt><dd data-log="origin"></dd></div>
 <div><dt>Tree size (batches)</dt><dd data-log="tree_size"></dd></div>
-<div><dt>Root hash</dt><dd><code class="value" data-log="root_hash"></code></dd></div>
+<div><dt>Root hash</dt><dd><code class="value" data-log="root_hash" data-copy="root hash"></code></dd></div>
 <div><dt>Signed checkpoint</dt><dd><pre class="checkpoint" data-log="checkpoint"></pre></dd></div>
 </dl>
 </section>`;

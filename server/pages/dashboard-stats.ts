@@ -9,6 +9,8 @@ export type DashboardStats = components["schemas"]["DashboardStats"];
 export interface DashboardSources {
   activity: StampActivity;
   explorer: ExplorerService;
+  /** Every stamp the store holds (its maintained counter). */
+  stampTotal: () => Promise<number>;
   /** Open WebSocket connections of this process. */
   connections: () => number;
   feeCurrency: string;
@@ -21,16 +23,16 @@ const states: VaultState[] = ["active", "released", "expired", "burned"];
 export async function dashboardStats(sources: DashboardSources): Promise<DashboardStats> {
   const stamps = sources.activity.snapshot();
   // The explorer's exact totals: one page of one item per state gives that state's count.
-  const [byState, totals] = await Promise.all([
+  const [byState, totals, stampTotal] = await Promise.all([
     Promise.all(states.map((state) => sources.explorer.list({ state, limit: 1, offset: 0 }))),
     sources.explorer.stats(),
+    sources.stampTotal(),
   ]);
   const count = (state: VaultState) => byState[states.indexOf(state)]!.total;
   return {
     generated_at: sources.clock.now().toISOString(),
     stamps: {
-      since: stamps.since.toISOString(),
-      created: stamps.created,
+      total: stampTotal,
       per_minute: { from: stamps.from.toISOString(), counts: stamps.perMinute },
     },
     vaults: {

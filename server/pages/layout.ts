@@ -3,7 +3,7 @@ import { html, type SafeHtml } from "./html.js";
 import { linkTo } from "./links.js";
 
 /** The page scripts this service bundles (server/pages/client/<name>.ts). */
-export type PageScript = "verify" | "dashboard";
+export type PageScript = "verify" | "dashboard" | "explorer";
 
 export interface PageParts {
   /** The public base URL every link and asset starts with. */
@@ -32,9 +32,10 @@ ${script ? html`<script type="module" src="${assets(`${script}.js`)}"></script>`
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
-<a class="brand" href="${linkTo(base, "dashboard")}">stampd</a>
+<a class="brand" href="${linkTo(base, "")}">stampd</a>
 <nav aria-label="Site">
 <ul>
+<li><a href="${linkTo(base, "explorer")}">Explorer</a></li>
 <li><a href="${linkTo(base, "dashboard")}">Dashboard</a></li>
 <li><a href="${linkTo(base, "docs")}">API reference</a></li>
 </ul>

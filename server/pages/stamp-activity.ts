@@ -5,8 +5,6 @@ const MINUTE_MS = 60_000;
 export const MINUTES_SHOWN = 60;
 
 export interface StampActivitySnapshot {
-  since: Date;
-  created: number;
   /** Start of the oldest minute of `perMinute`. */
   from: Date;
   /** Stamps created in each of the last MINUTES_SHOWN minutes, oldest first, the current one last. */
@@ -14,13 +12,11 @@ export interface StampActivitySnapshot {
 }
 
 /**
- * Stamps created since this process started, and per minute over the last hour, counted from the
- * event bus. The store has no count of all stamps, and counting events keeps the dashboard from
- * scanning the stamps table; with a shared bus (Redis) every instance's stamps are counted.
+ * Stamps created per minute over the last hour, counted from the event bus since this process
+ * started (the store's total is its own counter, StampRepository.count); with a shared bus (Redis)
+ * every instance's stamps are counted.
  */
 export class StampActivity {
-  private readonly since: Date;
-  private created = 0;
   /** Count per minute number (ms since the epoch / 60 000); only the last hour is kept. */
   private readonly minutes = new Map<number, number>();
 
@@ -28,7 +24,6 @@ export class StampActivity {
     events: EventBus,
     private readonly clock: Clock,
   ) {
-    this.since = clock.now();
     events.subscribe((event) => {
       if (event.type === "stamp_created") this.record(new Date(event.data.timestamp));
     });
@@ -39,11 +34,10 @@ export class StampActivity {
     const first = last - MINUTES_SHOWN + 1;
     this.forgetBefore(first);
     const perMinute = Array.from({ length: MINUTES_SHOWN }, (_, i) => this.minutes.get(first + i) ?? 0);
-    return { since: this.since, created: this.created, from: new Date(first * MINUTE_MS), perMinute };
+    return { from: new Date(first * MINUTE_MS), perMinute };
   }
 
   private record(createdAt: Date): void {
-    this.created++;
     const minute = minuteOf(createdAt);
     this.minutes.set(minute, (this.minutes.get(minute) ?? 0) + 1);
     this.forgetBefore(minuteOf(this.clock.now()) - MINUTES_SHOWN + 1);

@@ -1,17 +1,13 @@
 import type { components } from "../../gen/openapi/types.js";
 import { algorithmName, readableTime } from "./format.js";
 import { html, type SafeHtml } from "./html.js";
+import { statusText } from "./verdict.js";
 
 type StampResponse = components["schemas"]["StampResponse"];
 
-const statusWords: Record<StampResponse["status"], string> = {
-  pending: "Pending (not yet in a signed batch)",
-  confirmed: "Confirmed (in a signed batch)",
-  anchored: "Anchored (every anchor that can confirm has confirmed)",
-};
-
 const item = (term: string, value: SafeHtml | string) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
-const code = (text: string) => html`<code class="value">${text}</code>`;
+/** A long value shown whole (broken at any character) with a Copy button the page script adds. */
+const code = (text: string, what: string) => html`<code class="value" data-copy="${what}">${text}</code>`;
 
 /** What the stamp records: the document's hash, who signed, when, and what it was stamped with. */
 export function stampDetails(stamp: StampResponse): SafeHtml {
@@ -20,15 +16,15 @@ export function stampDetails(stamp: StampResponse): SafeHtml {
   return html`<section aria-labelledby="details-title">
 <h2 id="details-title">What was stamped</h2>
 <dl class="details">
-${item("Stamp id", code(stamp.stamp_id))}
-${item("Status", statusWords[stamp.status])}
+${item("Stamp id", code(stamp.stamp_id, "stamp id"))}
+${item("Status", statusText(stamp.status, stamp.anchors))}
 ${item("Created", html`<time datetime="${stamp.created_at}">${readableTime(stamp.created_at)}</time>`)}
-${item(`Document hash (${algorithmName(stamp.hash_algorithm)})`, code(stamp.document_hash))}
+${item(`Document hash (${algorithmName(stamp.hash_algorithm)})`, code(stamp.document_hash, "document hash"))}
 ${item("Hash algorithm", algorithmName(stamp.hash_algorithm))}
 ${item("Document size", size === null ? "Not recorded (stamped from a hash)" : `${size.toLocaleString("en")} bytes`)}
 ${item("Document version", doc.document.version)}
-${item("Signer key", stamp.author_public_key ? code(stamp.author_public_key) : "None: not signed by an author identity")}
-${item("Service key", code(doc.service_public_key))}
+${item("Signer key", stamp.author_public_key ? code(stamp.author_public_key, "signer key") : "None: not signed by an author identity")}
+${item("Service key", code(doc.service_public_key, "service key"))}
 ${item("Preset", doc.preset ?? "None")}
 ${item("Fingerprint", stamp.has_fingerprint ? "Stored" : "None")}
 ${doc.description ? item("Description", html`<span class="text">${doc.description}</span>`) : ""}

@@ -41,12 +41,14 @@ export interface MeteredRequest {
   fetchSite?: string;
 }
 
-// The pages people load and reload: the verification page and the dashboard with its counts.
-const PAGES = [/^\/verify\/[^/]+$/, /^\/dashboard$/, /^\/dashboard\/stats$/];
-// What the dashboard also fetches in the background from the browser: its log panel and its
-// WebSocket. Only with a browser's Sec-Fetch-Site: same-origin, since they are API paths too; a
-// client that forges the header buys the page budget, which is bounded like any other.
-const PAGE_DATA = ["/log", "/ws"];
+// The pages people load and reload: the verification page, the dashboard with its counts and the
+// explorer.
+const PAGES = [/^\/verify\/[^/]+$/, /^\/dashboard$/, /^\/dashboard\/stats$/, /^\/explorer$/];
+// What the dashboard and the explorer also fetch in the background from the browser: the log
+// panel, the explorer's list and statistics, and their WebSocket. Only with a browser's
+// Sec-Fetch-Site: same-origin, since they are API paths too; a client that forges the header buys
+// the page budget, which is bounded like any other.
+const PAGE_DATA = ["/log", "/ws", "/explorer/api/vaults", "/explorer/api/stats"];
 
 /** The class of a request (docs/design.md "Rate limiting"). */
 export function requestClass({ method, path, fetchSite }: MeteredRequest): RequestClass {

@@ -12,6 +12,7 @@ import { specForRequestValidator } from "./form-fields.js";
 import type { Handlers } from "./handler.js";
 import { httpMetrics } from "./http-metrics.js";
 import { jsonBody } from "./json-body.js";
+import { largeBodyCap } from "./large-bodies.js";
 import { rateLimit } from "./rate-limit.js";
 import { requestId } from "./request-id.js";
 import { requireKey } from "./require-key.js";
@@ -42,7 +43,7 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   app.use(onlyUnder(ASSET_PATHS, [docsAssets(), pageAssets()]));
   app.use(requireKey());
   // Fingerprint documents list every chunk, so the routes that take them accept larger bodies.
-  app.use(FINGERPRINT_JSON_PATHS, jsonBody(config.MAX_FINGERPRINT_JSON_BYTES));
+  app.use(FINGERPRINT_JSON_PATHS, largeBodyCap(config), jsonBody(config.MAX_FINGERPRINT_JSON_BYTES));
   app.use(jsonBody(config.MAX_JSON_BYTES));
   app.use(
     OpenApiValidator.middleware({
@@ -55,7 +56,7 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
       ignoreUndocumented: false,
     }),
   );
-  app.use(operationRouter({ ...serviceHandlers(), ...docsHandlers, ...domainHandlers }));
+  app.use(operationRouter({ ...serviceHandlers(publicBaseUrl(config)), ...docsHandlers, ...domainHandlers }));
   app.use(errorHandler(ctx.logger));
   return app;
 }

@@ -5,6 +5,8 @@ import { ServiceError } from "../errors.js";
 import type { ExplorerService } from "../explorer/explorer-service.js";
 import { dashboardPage } from "../pages/dashboard-page.js";
 import { type DashboardSources, dashboardStats } from "../pages/dashboard-stats.js";
+import { DEFAULT_LIMIT } from "../pages/explorer-list.js";
+import { explorerPage } from "../pages/explorer-page.js";
 import { notFoundPage } from "../pages/not-found-page.js";
 import { pageSecurityHeaders } from "../pages/security-headers.js";
 import { StampActivity } from "../pages/stamp-activity.js";
@@ -14,6 +16,8 @@ import type { StampService } from "../stamps/stamp-service.js";
 import type { WsServer } from "../ws/ws-server.js";
 import { type Handlers, sendJson } from "./handler.js";
 import { toStampResponse } from "./stamp-response.js";
+import { pageQuery } from "./vault-handlers.js";
+import { explorerItemView, statsView } from "./vault-views.js";
 
 export interface PageDeps {
   stamps: StampService;
@@ -21,7 +25,10 @@ export interface PageDeps {
   ws: Pick<WsServer, "stats">;
 }
 
-/** The HTML pages people look at (GET /verify/{stamp_id}, GET /dashboard) and the dashboard's counts. */
+/**
+ * The HTML pages people look at (GET /verify/{stamp_id}, GET /dashboard, GET /explorer) and the
+ * dashboard's counts; the landing page of GET / is service-handlers.ts (content negotiation).
+ */
 export function pageHandlers(ctx: AppContext, deps: PageDeps): Handlers {
   const base = publicBaseUrl(ctx.config);
   const headers = pageSecurityHeaders(base);
@@ -31,6 +38,7 @@ export function pageHandlers(ctx: AppContext, deps: PageDeps): Handlers {
   const sources: DashboardSources = {
     activity: new StampActivity(ctx.events, ctx.clock),
     explorer: deps.explorer,
+    stampTotal: () => ctx.store.stamps.count(),
     connections: () => deps.ws.stats().connections,
     feeCurrency: ctx.config.VAULT_FEE_CURRENCY,
     clock: ctx.clock,
@@ -39,8 +47,9 @@ export function pageHandlers(ctx: AppContext, deps: PageDeps): Handlers {
     getVerifyPage: async (req, res) => {
       const id = req.params.stamp_id as string;
       try {
-        const stamp = toStampResponse(await deps.stamps.get(id), base);
-        const result = await deps.stamps.verifyById(id);
+        // One reading of the stamp's evidence for the whole page: status, timeline and score agree.
+        const { view, result } = await deps.stamps.inspect(id);
+        const stamp = toStampResponse(view, base);
         const token = tokenUrl(base, stamp);
         sendPage(res, 200, verifyPage({ base, stamp, result, tokenUrl: token }));
       } catch (err) {
@@ -53,6 +62,13 @@ export function pageHandlers(ctx: AppContext, deps: PageDeps): Handlers {
     },
     getDashboardStats: async (_req, res) => {
       sendJson(res, "getDashboardStats", 200, await dashboardStats(sources));
+    },
+    getExplorerPage: async (req, res) => {
+      const page = pageQuery(req, DEFAULT_LIMIT);
+      const [{ items, total }, stats] = await Promise.all([deps.explorer.list(page), deps.explorer.stats()]);
+      const vaults = { items: items.map(explorerItemView), total, limit: page.limit, offset: page.offset };
+      const view = { vaults, state: page.state, stats: statsView(stats, ctx.config.VAULT_FEE_CURRENCY) };
+      sendPage(res, 200, explorerPage(base, view));
     },
   };
 }

@@ -543,6 +543,10 @@ export const operations: Record<OperationId, OperationContract> = {
       },
     ],
   }),
+  getExplorerPage: op({
+    call: (c, o) => c.client.explorer.page({ limit: 5 }, o),
+    check: (b) => expect(b).toMatch(/<h1>Explorer<\/h1>/),
+  }),
   getExplorerStats: op({
     call: (c, o) => c.client.explorer.stats(o),
     check: (b) => expect(b.total_vaults).toBeGreaterThanOrEqual(b.active_vaults),

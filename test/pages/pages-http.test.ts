@@ -110,7 +110,7 @@ describe("GET /dashboard and /dashboard/stats", () => {
     });
     expect(vault.status).toBe(201);
     const after: components["schemas"]["DashboardStats"] = await (await get("/dashboard/stats")).json();
-    expect(after.stamps.created).toBe(before.stamps.created + 1);
+    expect(after.stamps.total).toBe(before.stamps.total + 1);
     expect(after.stamps.per_minute.counts.at(-1)).toBeGreaterThanOrEqual(1);
     expect(after.vaults).toMatchObject({ total: before.vaults.total + 1, active: before.vaults.active + 1 });
     expect(after.fees.currency).toBe("USDC");

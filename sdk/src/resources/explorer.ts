@@ -31,6 +31,18 @@ export class Explorer extends APIResource {
     );
   }
 
+  /**
+   * `GET /explorer`: the public explorer page (HTML text) with one page of the vault list, as
+   * `vaults()` filters and pages it, and the statistics.
+   */
+  page(query: ExplorerVaultsQuery = {}, options?: RequestOptions): Promise<string> {
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/explorer", { ...init, params: { query }, parseAs: "text" }),
+      options,
+    );
+  }
+
   /** `GET /explorer/api/stats`: totals over all vaults. */
   stats(options?: RequestOptions): Promise<Schemas["ExplorerStats"]> {
     return this.core.request("GET", (init) => this.http.GET("/explorer/api/stats", init), options);

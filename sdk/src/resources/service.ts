@@ -6,9 +6,16 @@ type Schemas = components["schemas"];
 
 /** The service itself: root object, health, readiness, metrics, its reference pages and WebSocket statistics. */
 export class Service extends APIResource {
-  /** `GET /`: name and version of the service and the paths of its reference pages. */
+  /**
+   * `GET /`: name and version of the service and the paths of its reference pages. Asked for as
+   * JSON: a client preferring HTML (a browser) gets the landing page instead.
+   */
   root(options?: RequestOptions): Promise<Schemas["RootResponse"]> {
-    return this.core.request("GET", (init) => this.http.GET("/", init), options);
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/", { ...init, headers: { ...init.headers, accept: "application/json" } }),
+      options,
+    ) as Promise<Schemas["RootResponse"]>;
   }
 
   /**

@@ -1,17 +1,23 @@
 import type { MinuteSeries } from "./minute-series.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 600;
+/** Used until the SVG has a width of its own (not yet laid out). */
+const DEFAULT_WIDTH = 600;
 const HEIGHT = 200;
-const LEFT = 34;
-const BOTTOM = 22;
-const TOP = 10;
+const LEFT = 40;
+const BOTTOM = 24;
+const TOP = 12;
 
 /**
  * Draws stamps per minute as bars into the dashboard's SVG, built element by element (no markup
  * strings, so nothing here can be parsed as HTML). Each bar has a title with its minute and count.
+ * The drawing is as wide as the SVG is on screen, one unit a CSS pixel, so its labels keep the
+ * stylesheet's font size on a phone instead of shrinking with the chart; redraw it when the SVG's
+ * width changes.
  */
 export function drawChart(svg: SVGSVGElement, series: MinuteSeries): void {
+  const WIDTH = Math.round(svg.getBoundingClientRect().width) || DEFAULT_WIDTH;
+  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
   const max = Math.max(1, ...series.counts);
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const barWidth = (WIDTH - LEFT) / series.counts.length;
@@ -19,8 +25,8 @@ export function drawChart(svg: SVGSVGElement, series: MinuteSeries): void {
   const parts: SVGElement[] = [
     line(LEFT, HEIGHT - BOTTOM, WIDTH, HEIGHT - BOTTOM),
     line(LEFT, TOP, WIDTH, TOP),
-    text(LEFT - 6, TOP + 4, String(max), "end"),
-    text(LEFT - 6, HEIGHT - BOTTOM + 4, "0", "end"),
+    text(LEFT - 6, TOP + 5, String(max), "end"),
+    text(LEFT - 6, HEIGHT - BOTTOM + 5, "0", "end"),
     text(LEFT, HEIGHT - 6, "60 min ago", "start"),
     text(WIDTH, HEIGHT - 6, "now", "end"),
   ];

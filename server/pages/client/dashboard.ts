@@ -1,7 +1,9 @@
 import type { components } from "../../../gen/openapi/types.js";
 import { StampdSocket } from "../../../sdk/src/ws/client.js";
 import { drawChart } from "./chart.js";
+import { addCopyButtons } from "./copy-buttons.js";
 import { type ListedEvent, listedEvents, showEvent } from "./event-list.js";
+import { fetchJson, setConnection, throttled } from "./live.js";
 import { showLog } from "./log-panel.js";
 import { addToSeries } from "./minute-series.js";
 
@@ -18,6 +20,7 @@ const RECOUNT_DELAY_MS = 2_000;
 const LIVE = "● Live: updates as events arrive";
 const STOPPED = "Not connected: live updates stopped. Reload the page to try again.";
 
+addCopyButtons();
 const root = document.getElementById("dashboard");
 if (root) start(root);
 
@@ -32,7 +35,7 @@ function start(root: HTMLElement): void {
   };
   const refresh = async () => {
     void showLog(logUrl);
-    const stats = await fetchStats(statsUrl);
+    const stats = await fetchJson<DashboardStats>(statsUrl);
     if (stats) show(stats);
   };
   const recount = throttled(refresh, RECOUNT_DELAY_MS);
@@ -42,34 +45,28 @@ function start(root: HTMLElement): void {
     else if (current) show(withStamp(current, event.data.timestamp));
   };
   follow(socketUrl, onEvent, refresh);
+  // The chart is drawn at its on-screen width: a turned phone or a resized window redraws it.
+  new ResizeObserver(() => {
+    if (current) drawChart(chart(), current.stamps.per_minute);
+  }).observe(chart());
   void refresh();
   setInterval(refresh, REFRESH_MS);
-}
-
-/** The counts, or undefined when they cannot be had now (a 429, an outage): the page keeps its numbers. */
-async function fetchStats(url: string): Promise<DashboardStats | undefined> {
-  try {
-    const res = await fetch(url, { headers: { accept: "application/json" } });
-    return res.ok ? await res.json() : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function withStamp(stats: DashboardStats, createdAt: string): DashboardStats {
   const { stamps } = stats;
   const perMinute = addToSeries(stamps.per_minute, new Date(createdAt));
-  return { ...stats, stamps: { ...stamps, created: stamps.created + 1, per_minute: perMinute } };
+  return { ...stats, stamps: { total: stamps.total + 1, per_minute: perMinute } };
 }
 
 function renderStats(stats: DashboardStats): void {
-  setCount("stamps", stats.stamps.created);
+  setCount("stamps", stats.stamps.total);
   for (const state of ["active", "released", "expired", "burned", "heartbeats"] as const)
     setCount(state, stats.vaults[state]);
   setCount("vaults", stats.vaults.total);
   setCount("fees", stats.fees.collected);
   setCount("connections", stats.websocket.connections);
-  drawChart(document.getElementById("chart") as unknown as SVGSVGElement, stats.stamps.per_minute);
+  drawChart(chart(), stats.stamps.per_minute);
   const total = stats.stamps.per_minute.counts.reduce((a, b) => a + b, 0);
   document.getElementById("chart-desc")!.textContent =
     `Stamps created in each of the last 60 minutes: ${total} in all.`;
@@ -109,27 +106,9 @@ async function listen(socket: StampdSocket, type: ListedEvent["type"], onEvent: 
   }
 }
 
-/** `fn` at most once per `ms`, `ms` after the first call of a burst. */
-function throttled(fn: () => unknown, ms: number): () => void {
-  let scheduled = false;
-  return () => {
-    if (scheduled) return;
-    scheduled = true;
-    setTimeout(() => {
-      scheduled = false;
-      fn();
-    }, ms);
-  };
-}
+const chart = () => document.getElementById("chart") as unknown as SVGSVGElement;
 
 function setCount(name: string, value: number | string): void {
   const el = document.querySelector(`[data-count="${name}"]`);
   if (el) el.textContent = String(value);
-}
-
-/** The connection's state, in words (the colour only repeats it). */
-function setConnection(text: string, live: boolean): void {
-  const el = document.getElementById("connection")!;
-  el.textContent = text;
-  el.classList.toggle("live", live);
 }

@@ -1,4 +1,5 @@
 import type { HashAlgorithm } from "../../../sdk/src/verify/types.js";
+import { addCopyButtons } from "./copy-buttons.js";
 import { fileDigest } from "./file-digest.js";
 
 // The verification page's file check: a file chosen or dropped is hashed here, in the browser, and
@@ -8,6 +9,7 @@ const names: Record<HashAlgorithm, string> = { "sha3-256": "SHA3-256", sha256: "
 
 type Say = (kind: "working" | "match" | "mismatch" | "error", text: string) => void;
 
+addCopyButtons();
 const section = document.getElementById("file-check");
 if (section) setUp(section);
 
