@@ -72,6 +72,8 @@ export const configSchema = z
     MAX_JSON_BYTES: positiveInt.default(1024 * 1024),
     // Fingerprint documents list every chunk (docs/fingerprint.md, part 8).
     MAX_FINGERPRINT_JSON_BYTES: positiveInt.default(64 * 1024 * 1024),
+    // JSON bodies above MAX_JSON_BYTES read at once per client address (server/rest/large-bodies.ts).
+    MAX_LARGE_BODIES_PER_CLIENT: positiveInt.default(1),
     // Multipart forms (server/rest/uploads.ts): text fields per form and bytes per text field.
     MAX_FORM_FIELDS: positiveInt.default(16),
     MAX_FORM_FIELD_BYTES: positiveInt.default(1024 * 1024),

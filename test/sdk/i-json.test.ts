@@ -11,6 +11,11 @@ describe("findDuplicateMember", () => {
     ["pointer escapes ~ and /", '{"a/b~":{"k":0,"k":0}}', { pointer: "/a~1b~0", name: "k" }],
     ["a name ending in an escaped backslash", '{"a\\\\":1,"a\\\\":2}', { pointer: "", name: "a\\" }],
     ["__proto__", '{"__proto__":1,"__proto__":2}', { pointer: "", name: "__proto__" }],
+    [
+      "a name repeated after many others (past the linear search)",
+      `{"o":{${Array.from({ length: 40 }, (_, i) => `"m${i}":{"x":[]}`).join(",")},"m3":0}}`,
+      { pointer: "/o", name: "m3" },
+    ],
   ])("finds a repeat: %s", (_, text, want) => {
     expect(findDuplicateMember(text)).toEqual(want);
     expect(() => parseIJson(text)).toThrow(DuplicateMemberError);

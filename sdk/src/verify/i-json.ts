@@ -49,19 +49,24 @@ export class DuplicateMemberError extends Error {
 }
 
 interface ObjectFrame {
-  names: Set<string>;
-  /** The name of the member being read: the next step of a pointer. */
-  last: string;
+  kind: "object";
+  /** Where this object's names start in the shared list of names of open objects. */
+  first: number;
+  /** The names again, once the object has too many for a linear search. */
+  index: Set<string> | null;
   expectName: boolean;
 }
 interface ArrayFrame {
-  names: null;
+  kind: "array";
   index: number;
 }
 type Frame = ObjectFrame | ArrayFrame;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+// Most objects have a few members: a linear search of the shared list costs no allocation, where a
+// Set per object cost some 100 bytes for each of the 500 000 chunks of a large fingerprint.
+const LINEAR_NAMES = 16;
 
 /**
  * The first member name repeated in one object of `text`, or null. `text` must be JSON that
@@ -70,35 +75,48 @@ const BACKSLASH = 0x5c;
  */
 export function findDuplicateMember(text: string): DuplicateMember | null {
   const stack: Frame[] = [];
+  // The names of every open object, innermost last: an object's are names[first..].
+  const names: string[] = [];
   let top: Frame | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      if (top?.names && top.expectName) {
+      if (top?.kind === "object" && top.expectName) {
         const raw = text.slice(i + 1, end);
         const name = raw.includes("\\") ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-        if (top.names.has(name)) return { pointer: pointerOf(stack), name };
-        top.names.add(name);
-        top.last = name;
+        if (seen(top, names, name)) return { pointer: pointerOf(stack, names), name };
+        names.push(name);
+        top.index?.add(name);
         top.expectName = false;
       }
       i = end;
     } else if (c === 0x7b /* { */) {
-      top = { names: new Set(), last: "", expectName: true };
+      top = { kind: "object", first: names.length, index: null, expectName: true };
       stack.push(top);
     } else if (c === 0x5b /* [ */) {
-      top = { names: null, index: 0 };
+      top = { kind: "array", index: 0 };
       stack.push(top);
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      stack.pop();
+      const closed = stack.pop();
+      if (closed?.kind === "object") names.length = closed.first;
       top = stack[stack.length - 1];
     } else if (c === 0x2c /* , */ && top) {
-      if (top.names) top.expectName = true;
+      if (top.kind === "object") top.expectName = true;
       else top.index++;
     }
   }
   return null;
+}
+
+function seen(frame: ObjectFrame, names: string[], name: string): boolean {
+  if (frame.index) return frame.index.has(name);
+  if (names.length - frame.first < LINEAR_NAMES) {
+    for (let k = frame.first; k < names.length; k++) if (names[k] === name) return true;
+    return false;
+  }
+  frame.index = new Set(names.slice(frame.first));
+  return frame.index.has(name);
 }
 
 /** Index of the quote closing the string that opens at `start` (one not escaped by a backslash). */
@@ -114,9 +132,16 @@ function stringEnd(text: string, start: number): number {
 }
 
 /** JSON pointer to the innermost open object (RFC 6901: "~" as "~0", "/" as "~1"). */
-function pointerOf(stack: Frame[]): string {
+function pointerOf(stack: Frame[], names: string[]): string {
   return stack
     .slice(0, -1)
-    .map((frame) => `/${frame.names ? frame.last.replace(/~/g, "~0").replace(/\//g, "~1") : frame.index}`)
+    .map((frame, depth) => {
+      if (frame.kind === "array") return `/${frame.index}`;
+      // The member being read is this object's last name: the one before the names of the
+      // next object down the stack (arrays hold no names).
+      const deeper = stack.slice(depth + 1).find((f): f is ObjectFrame => f.kind === "object");
+      const last = names[(deeper ? deeper.first : names.length) - 1]!;
+      return `/${last.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    })
     .join("");
 }

@@ -108,6 +108,31 @@ export const mutations: Mutation[] = [
     },
   },
   {
+    // RFC 7493 (I-JSON): a repeated name, before the original and with another value, so that a
+    // reader keeping the first and one keeping the last disagree (issue #21: a backdated
+    // created_at in a stamp document verified).
+    name: "body: a member named twice",
+    applies: (_, p) => isJson(_, p) && objectPaths(jsonValue(p)).length > 0,
+    apply(p, rng) {
+      const [, target] = rng.pick(objectPaths(jsonValue(p)));
+      const names = Object.keys(target);
+      const name = names.length > 0 ? rng.pick(names) : "x";
+      const marker = "\u0000repeat\u0000";
+      // The marker first in the object, the original members after it in their order.
+      const entries = Object.entries(target);
+      for (const key of names) delete target[key];
+      target[marker] = 0;
+      // defineProperty: a `__proto__` member stays a member, not the object's prototype.
+      for (const [key, value] of entries)
+        Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+      const repeated = `${rng.pick([JSON.stringify(name), escapedName(name)])}:${JSON.stringify(rng.draw(anyJson))}`;
+      const pair = names.length > 0 ? repeated : `${repeated},${JSON.stringify(name)}:1`;
+      const text = JSON.stringify(jsonValue(p)).replace(`${JSON.stringify(marker)}:0`, pair);
+      p.body = { kind: "raw", bytes: Buffer.from(text), contentType: "application/json" };
+      p.broken = "a member named twice in one object (RFC 7493)";
+    },
+  },
+  {
     name: "body: not UTF-8",
     applies: isJson,
     apply(p, rng) {
@@ -241,6 +266,22 @@ export const mutations: Mutation[] = [
     },
   },
   {
+    name: "multipart: stamp_json names a member twice",
+    applies: (_, p) =>
+      isMultipart(_, p) && partsOf(p).some((x) => x.name === "stamp_json" && isObjectText(x.value)),
+    apply(p, rng) {
+      const field = partsOf(p).find((x) => x.name === "stamp_json")!;
+      const text = String(field.value);
+      const names = Object.keys(JSON.parse(text) as Json);
+      const name = names.length > 0 ? rng.pick(names) : "created_at";
+      const repeated = `${JSON.stringify(name)}:${JSON.stringify(rng.draw(anyJson))}`;
+      const start = text.indexOf("{") + 1;
+      const pair = names.length > 0 ? `${repeated},` : `${repeated},${repeated}`;
+      field.value = text.slice(0, start) + pair + text.slice(start);
+      p.broken = "stamp_json names a member twice (RFC 7493)";
+    },
+  },
+  {
     name: "multipart: truncated",
     applies: isMultipart,
     apply(p, rng) {
@@ -365,6 +406,22 @@ export const mutations: Mutation[] = [
 ];
 
 /** Paths to every object in a JSON value (the value itself included), with the objects. */
+/** `name` as JSON with its first character as a \\u escape: the same name, spelled otherwise. */
+function escapedName(name: string): string {
+  if (name.length === 0) return '""';
+  const first = `\\u${name.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return `"${first}${JSON.stringify(name.slice(1)).slice(1)}`;
+}
+
+function isObjectText(value: string | Uint8Array): boolean {
+  try {
+    const parsed: unknown = JSON.parse(String(value));
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
 function objectPaths(value: unknown, path: Path = []): [Path, Json][] {
   if (Array.isArray(value)) return value.flatMap((v, i) => objectPaths(v, [...path, i]));
   if (typeof value !== "object" || value === null) return [];
