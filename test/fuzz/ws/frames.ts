@@ -106,7 +106,7 @@ export class FrameMaker {
   }
 
   private mutate(rng: Rng, message: Json, authenticated: boolean): Frame {
-    const choice = rng.int(10);
+    const choice = rng.int(11);
     const edited = structuredClone(message);
     const data = (edited.data ?? {}) as Json;
     switch (choice) {
@@ -143,6 +143,16 @@ export class FrameMaker {
         const levels = rng.pick([61, 62, 63, 100, 10_000, 30_000]);
         const text = `{"type":"ping","id":${JSON.stringify(message.id)},"data":{"a":${"[".repeat(levels)}${"]".repeat(levels)}}}`;
         return this.judge(text, `nesting ${levels + 2} deep`, authenticated);
+      }
+      case 10: {
+        // I-JSON (RFC 7493): a name given twice, the copy first, so first- and last-wins readers differ.
+        const name = rng.pick(Object.keys(message));
+        const text = JSON.stringify(message);
+        return {
+          data: `{${JSON.stringify(name)}:${JSON.stringify(rng.draw(anyJson))},${text.slice(1)}`,
+          mutation: "a member named twice",
+          expect: { kind: "reply", types: ["error"], codes: ["duplicate_member_name"] },
+        };
       }
       case 5:
         edited.extra = rng.draw(anyJson);
