@@ -1376,7 +1376,7 @@ export interface components {
         CreateStampForm: {
             /**
              * Format: binary
-             * @description The document (at most `MAX_UPLOAD_BYTES`). Hashed with SHA3-256; the content is not stored.
+             * @description The document (at most `MAX_UPLOAD_BYTES`). Hashed with SHA3-256; the content is not stored (a field sent after it that changes how it is read may need a temporary copy until the form is complete: see the multipart rules).
              */
             file: Blob;
             /** @description A preset to start from. Default none. */
