@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { stampServices } from "../../server/stamps/services.js";
 import { issueKey } from "../helpers/keys.js";
 import type { RunningService } from "../helpers/service.js";
-import { createStamp } from "../stamps/helpers.js";
+import { createStamp, sha3 } from "../stamps/helpers.js";
 import { encryptedKey, newRecipient } from "../vault/fixture.js";
 import { accessibilityViolations } from "./accessibility.js";
 import { type Browser, openBrowser } from "./browser.js";
@@ -109,5 +113,35 @@ describe("GET /dashboard in a browser", () => {
     expect(await page.locator("#log-details").isVisible()).toBe(true);
     expect(await page.locator('[data-log="checkpoint"]').textContent()).toBe(checkpoint);
     await browser.screenshot(page, "dashboard-checkpoint");
+  });
+});
+
+describe("the dashboard's stamp total", () => {
+  it("counts every stored stamp, made before a restart and in batches, and goes on live", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "stampd-dashboard-"));
+    let first: RunningService | undefined = await startPagesService({ DATA_DIR: dataDir });
+    let again: RunningService | undefined;
+    try {
+      await createStamp(first, "before the restart");
+      await stampServices(first.service.ctx).stamps.createManyFromHash(
+        ["one", "two", "three"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
+      );
+      await first.close();
+      first = undefined;
+      again = await startPagesService({ DATA_DIR: dataDir });
+      page = await browser.newPage();
+      await page.goto(`${again.baseUrl}/dashboard`);
+      expect(await count("stamps")).toBe("4");
+      await expect.poll(() => page.locator("#connection").textContent()).toContain("Live");
+      await createStamp(again, "after the restart");
+      await expect.poll(() => count("stamps")).toBe("5");
+      const stats = await (await fetch(`${again.baseUrl}/dashboard/stats`)).json();
+      expect(stats.stamps.total).toBe(5);
+      await browser.screenshot(page, "dashboard-after-restart");
+    } finally {
+      await first?.close();
+      await again?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const DEFAULT_WIDTH = 600;
 const HEIGHT = 200;
 const LEFT = 40;
+const RIGHT = 8;
 const BOTTOM = 24;
 const TOP = 12;
 
@@ -16,19 +17,19 @@ const TOP = 12;
  * width changes.
  */
 export function drawChart(svg: SVGSVGElement, series: MinuteSeries): void {
-  const WIDTH = Math.round(svg.getBoundingClientRect().width) || DEFAULT_WIDTH;
-  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+  const width = Math.round(svg.getBoundingClientRect().width) || DEFAULT_WIDTH;
+  svg.setAttribute("viewBox", `0 0 ${width} ${HEIGHT}`);
   const max = Math.max(1, ...series.counts);
   const plotHeight = HEIGHT - TOP - BOTTOM;
-  const barWidth = (WIDTH - LEFT) / series.counts.length;
+  const barWidth = (width - LEFT - RIGHT) / series.counts.length;
   const from = Date.parse(series.from);
   const parts: SVGElement[] = [
-    line(LEFT, HEIGHT - BOTTOM, WIDTH, HEIGHT - BOTTOM),
-    line(LEFT, TOP, WIDTH, TOP),
+    line(LEFT, HEIGHT - BOTTOM, width - RIGHT, HEIGHT - BOTTOM),
+    line(LEFT, TOP, width - RIGHT, TOP),
     text(LEFT - 6, TOP + 5, String(max), "end"),
     text(LEFT - 6, HEIGHT - BOTTOM + 5, "0", "end"),
     text(LEFT, HEIGHT - 6, "60 min ago", "start"),
-    text(WIDTH, HEIGHT - 6, "now", "end"),
+    text(width - RIGHT, HEIGHT - 6, "now", "end"),
   ];
   series.counts.forEach((count, i) => {
     if (count === 0) return;

@@ -106,7 +106,9 @@ async function listen(socket: StampdSocket, type: ListedEvent["type"], onEvent: 
   }
 }
 
-const chart = () => document.getElementById("chart") as unknown as SVGSVGElement;
+function chart(): SVGSVGElement {
+  return document.getElementById("chart") as unknown as SVGSVGElement;
+}
 
 function setCount(name: string, value: number | string): void {
   const el = document.querySelector(`[data-count="${name}"]`);
