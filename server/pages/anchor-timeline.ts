@@ -39,7 +39,8 @@ function anchoredText(stamp: StampResponse): string {
 
 function anchorTable(stamp: StampResponse): SafeHtml | string {
   if (stamp.anchors.length === 0) return "";
-  return html`<table class="anchors">
+  // data-label names each cell where narrow screens stack a row's cells (pages.css, "stack").
+  return html`<table class="anchors stack">
 <caption>Requested anchors</caption>
 <thead><tr><th scope="col">Anchor</th><th scope="col">Requested</th><th scope="col">State</th><th scope="col">Confirmed</th><th scope="col">Reference</th></tr></thead>
 <tbody>
@@ -51,10 +52,10 @@ ${stamp.anchors.map((anchor) => anchorRow(anchor, stamp.created_at))}
 function anchorRow(anchor: AnchorState, requestedAt: string): SafeHtml {
   return html`<tr class="anchor anchor-${anchor.status}">
 <th scope="row">${anchorName(anchor.type)}</th>
-<td>${time(requestedAt)}</td>
-<td>${anchorStateText(anchor)}</td>
-<td>${anchor.confirmed_at ? time(anchor.confirmed_at) : "–"}</td>
-<td>${anchor.reference ? html`<code>${anchor.reference}</code>` : "–"}</td>
+<td data-label="Requested">${time(requestedAt)}</td>
+<td data-label="State">${anchorStateText(anchor)}</td>
+<td data-label="Confirmed">${anchor.confirmed_at ? time(anchor.confirmed_at) : "–"}</td>
+<td data-label="Reference">${anchor.reference ? html`<code class="value" data-copy="anchor reference">${anchor.reference}</code>` : "–"}</td>
 </tr>`;
 }
 

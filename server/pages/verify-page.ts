@@ -91,8 +91,8 @@ function downloads({ base, stamp, tokenUrl }: VerifyPageInput): SafeHtml {
 <li><a href="${linkTo(base, "stamps", stamp.stamp_id)}" download="${file}" type="application/json">Stamp record (JSON)</a>: holds <code>stamp_json</code>, the signed stamp document.</li>
 ${tokenUrl ? tokenItem(base, stamp.stamp_id, tokenUrl) : ""}
 </ul>
-<p>Without this service: <code>stampd verify ${file} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
-<p>Address of this page: <a href="${stamp.verify_url}">${stamp.verify_url}</a></p>
+<p>Without this service: <code class="value" data-copy="command">stampd verify ${file} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
+<p>Address of this page: <a class="address" href="${stamp.verify_url}">${stamp.verify_url}</a></p>
 </section>`;
 }
 
