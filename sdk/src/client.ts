@@ -11,10 +11,12 @@ import { Identities } from "./resources/identities.js";
 import { Log } from "./resources/log.js";
 import { Presets } from "./resources/presets.js";
 import { Service } from "./resources/service.js";
+import { WAIT_SUBSCRIBE_TIMEOUT_MS } from "./resources/stamp-waiter.js";
 import { Stamps } from "./resources/stamps.js";
 import { Vault } from "./resources/vault.js";
 import { Verify } from "./resources/verify.js";
 import { StampdSocket, type StampdSocketOptions } from "./ws/client.js";
+import type { WebSocketConstructor } from "./ws/socket-like.js";
 
 /** Milliseconds one attempt of a REST call may take, body included, unless a call says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -30,6 +32,11 @@ export interface ClientOptions {
   grpcTransport?: Transport;
   /** The WebSocket endpoint; default `baseUrl` with ws(s): and the path `/ws`. */
   wsUrl?: string;
+  /**
+   * The WebSocket class of `client.ws()` and `stamps.waitFor()` (default the global one). On
+   * Node 20, which has none, pass `WebSocket` from the `ws` package; without one, `waitFor` polls.
+   */
+  WebSocket?: WebSocketConstructor;
   /**
    * The fetch to use (default the global one): tests and proxies inject theirs here. On Node an
    * upload's request has `redirect: "error"`, which keeps Node's fetch from holding a copy of the
@@ -75,7 +82,9 @@ export class StampdClient {
       timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     });
     this.service = new Service(core);
-    this.stamps = new Stamps(core);
+    this.stamps = new Stamps(core, () =>
+      this.ws({ reconnect: false, subscribeTimeoutMs: WAIT_SUBSCRIBE_TIMEOUT_MS }),
+    );
     this.verify = new Verify(core);
     this.fingerprints = new Fingerprints(core);
     this.identities = new Identities(core);
@@ -101,7 +110,8 @@ export class StampdClient {
    */
   ws(options: ClientSocketOptions = {}): StampdSocket {
     const url = options.url ?? this.options.wsUrl ?? defaultWsUrl(this.options.baseUrl);
-    return new StampdSocket({ ...options, url, apiKey: this.options.apiKey });
+    const WebSocket = options.WebSocket ?? this.options.WebSocket;
+    return new StampdSocket({ ...options, url, apiKey: this.options.apiKey, WebSocket });
   }
 }
 

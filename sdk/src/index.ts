@@ -38,6 +38,8 @@ export {
   type RateLimitBody,
   RateLimitError,
   StampdError,
+  StampUnreachableStateError,
+  StampWaitTimeoutError,
   UnprocessableEntityError,
 } from "./core/errors.js";
 export type { UploadParams } from "./core/multipart.js";
@@ -56,6 +58,11 @@ export {
 export type { ExplorerVaultsQuery } from "./resources/explorer.js";
 export type { CreateFingerprintParams } from "./resources/fingerprints.js";
 export type { HashParams } from "./resources/hash.js";
+export {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  type WaitForOptions,
+  type WaitUntil,
+} from "./resources/stamp-waiter.js";
 export type { CreateStampParams } from "./resources/stamps.js";
 export type { VaultListQuery } from "./resources/vault.js";
 export type { VerifyDocumentParams, VerifyStampParams } from "./resources/verify.js";
@@ -104,5 +111,6 @@ export {
 } from "./ws/errors.js";
 export type { WebSocketConstructor, WebSocketLike } from "./ws/socket-like.js";
 
+  WsEndpointError,
 /** The spec's schemas by name, e.g. `Schemas["StampResponse"]`. */
 export type Schemas = import("../../gen/openapi/types.js").components["schemas"];

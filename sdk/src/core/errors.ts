@@ -4,6 +4,7 @@ import type { components } from "../../../gen/openapi/types.js";
 export type ErrorBody = components["schemas"]["Error"];
 /** The body of a 429 from the rate limiter. */
 export type RateLimitBody = components["schemas"]["RateLimitError"];
+type StampResponse = components["schemas"]["StampResponse"];
 
 /** Base class of every error this SDK throws. */
 export class StampdError extends Error {
@@ -143,4 +144,31 @@ function codeOf(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   const code = body.code ?? body.error;
   return typeof code === "string" ? code : undefined;
+}
+
+/** `stamps.waitFor()` ran out of time; `stamp` is the stamp as last read, if it was read. */
+export class StampWaitTimeoutError extends APITimeoutError {
+  override name = "StampWaitTimeoutError";
+  constructor(
+    readonly stampId: string,
+    readonly until: string,
+    readonly stamp: StampResponse | undefined,
+  ) {
+    super(`${stampId} did not become ${until} in time (it is ${stamp?.status ?? "unknown"})`);
+  }
+}
+
+/**
+ * `stamps.waitFor()` was asked for a state the stamp can no longer reach: `anchored` for a stamp
+ * that requested no anchor, or one of whose anchors failed or is unavailable on the deployment.
+ */
+export class StampUnreachableStateError extends StampdError {
+  override name = "StampUnreachableStateError";
+  constructor(
+    readonly stamp: StampResponse,
+    readonly until: string,
+  ) {
+    const anchors = stamp.anchors.map((a) => `${a.type} ${a.status}`).join(", ") || "none requested";
+    super(`${stamp.stamp_id} will stay ${stamp.status}, never ${until} (anchors: ${anchors})`);
+  }
 }

@@ -1,15 +1,25 @@
 import type { components } from "../../../gen/openapi/types.js";
 import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
-import { APIResource } from "../core/resource.js";
+import { APIResource, type ApiCore } from "../core/resource.js";
+import type { StampdSocket } from "../ws/client.js";
+import { type WaitForOptions, waitForStamp } from "./stamp-waiter.js";
 
 type Schemas = components["schemas"];
 
 /** `client.stamps.create()` parameters: the document and the optional stamp fields. */
 export type CreateStampParams = UploadParams<Schemas["CreateStampForm"]>;
 
-/** Stamps: create and read. */
+/** Stamps: create, read, and wait for their proof. */
 export class Stamps extends APIResource {
+  /** `openSocket` gives `waitFor` a WebSocket; it throws when the runtime has no WebSocket class. */
+  constructor(
+    core: ApiCore,
+    private readonly openSocket?: () => StampdSocket,
+  ) {
+    super(core);
+  }
+
   /**
    * `POST /stamps`: hashes the document (SHA3-256) and creates a stamp. Explicit fields override
    * the preset's. Retried safely: every attempt carries the same `Idempotency-Key`.
@@ -60,5 +70,24 @@ export class Stamps extends APIResource {
       options,
     );
     return new Uint8Array(body as ArrayBuffer);
+  }
+
+  /**
+   * Waits until the stamp is `confirmed` (its batch is signed and `proof()` answers) or, with
+   * `until: "anchored"`, until every anchor it requested has confirmed. It reads the stamp first,
+   * then follows its events on the WebSocket `stamp` channel; where no socket can be had (no
+   * WebSocket class, a refused key, a server that is not stampd) it reads the stamp every
+   * `pollInterval` instead. Rejects with `StampWaitTimeoutError` after `timeout` (default 10 min),
+   * `APIUserAbortError` when `signal` aborts, and `StampUnreachableStateError` when the stamp can
+   * never be anchored (no anchor requested, or one failed or is unavailable).
+   *
+   * @example
+   * const stamp = await client.stamps.create({ file: "./contract.pdf" });
+   * const confirmed = await client.stamps.waitFor(stamp.id, { until: "confirmed", timeout: 60_000 });
+   * const proof = await client.stamps.proof(confirmed.id);
+   */
+  waitFor(stampId: string, options?: WaitForOptions): Promise<Schemas["StampResponse"]> {
+    const get = (id: string, signal: AbortSignal) => this.get(id, { signal });
+    return waitForStamp({ get, openSocket: this.openSocket }, stampId, options);
   }
 }

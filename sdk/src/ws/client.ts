@@ -16,6 +16,7 @@ import { retryDelay } from "../core/retry.js";
 import { WsConnectionError, WsQueueFullError, WsRequestError, WsTimeoutError } from "./errors.js";
 import { EventStream } from "./event-stream.js";
 import { OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket-like.js";
+import { upgradeRefusal } from "./upgrade-refusal.js";
 
 export interface StampdSocketOptions {
   /** The endpoint, e.g. `wss://stampd.example.com/ws`. */
@@ -34,6 +35,16 @@ export interface StampdSocketOptions {
   maxQueue?: number;
   /** Milliseconds a request may wait for its reply, queueing included. Default 30000. */
   requestTimeoutMs?: number;
+  /**
+   * Milliseconds one connection attempt may take to open; a slower one is dropped and retried
+   * like a lost connection. Default 10000.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * Milliseconds a `subscribe()` may wait for the server's confirmation, connecting included;
+   * then it rejects with WsTimeoutError and the subscription is not restored. Default 10000.
+   */
+  subscribeTimeoutMs?: number;
   /** Messages an `events()` iterator may hold unread before it fails. Default 1000. */
   maxBufferedEvents?: number;
   /** Reconnect after a recoverable close (default true). */
@@ -54,6 +65,11 @@ export interface ReconnectInfo {
 export interface CloseInfo {
   code: number;
   reason: string;
+  /**
+   * Why the client stopped, unless close() stopped it: AuthenticationError (the key was refused),
+   * PermissionDeniedError, WsEndpointError (not a stampd endpoint) or WsConnectionError.
+   */
+  error?: Error;
 }
 
 /**
@@ -64,11 +80,19 @@ export const RECOVERABLE_CLOSE_CODES: ReadonlySet<number> = new Set([
   1001, 1005, 1006, 1011, 1012, 1013, 1015,
 ]);
 
+interface SubscribeWaiter {
+  resolve: (data: SubscribedData) => void;
+  reject: (err: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
 interface Subscription {
   key: string;
   channel: SubscriptionChannel;
   filters: SubscriptionFilters;
-  waiters: { resolve: (data: SubscribedData) => void; reject: (err: Error) => void }[];
+  /** Whether the server confirmed it once: it is then restored after a reconnection. */
+  confirmed: boolean;
+  waiters: SubscribeWaiter[];
 }
 
 type Pending =
@@ -87,7 +111,10 @@ type Pending =
  * the connection drops with a recoverable code, reconnects with backoff (0.5 s doubling to 8 s,
  * with jitter) and subscribes again to everything subscribed before. Requests made while
  * disconnected wait in a bounded queue; requests in flight when a connection drops reject with
- * WsConnectionError (a `stamp` is never sent twice).
+ * WsConnectionError (a `stamp` is never sent twice). A refusal is final: a key the server refuses
+ * (HTTP 401 on the upgrade) stops the client with AuthenticationError, and a peer that is not a
+ * stampd WebSocket endpoint (an HTTP server answering 404, say) with WsEndpointError; `subscribe()`
+ * and requests always settle within their timeouts.
  *
  * @example
  * const client = new StampdSocket({ url: "ws://localhost:8080/ws", apiKey, WebSocket });
@@ -104,6 +131,9 @@ export class StampdSocket {
   private attempt = 0;
   private seq = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private connectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Why the current attempt's upgrade was refused for good, from its `error` event. */
+  private refusal: Error | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly outbox: { id: string; frame: string }[] = [];
   private readonly subscriptions = new Map<string, Subscription>();
@@ -118,6 +148,8 @@ export class StampdSocket {
       sendKeyAs: "query",
       maxQueue: 100,
       requestTimeoutMs: 30_000,
+      connectTimeoutMs: 10_000,
+      subscribeTimeoutMs: 10_000,
       maxBufferedEvents: 1000,
       reconnect: true,
       ...options,
@@ -129,17 +161,29 @@ export class StampdSocket {
     this.connect();
   }
 
-  /** Follows a channel, now and after every reconnection, until unsubscribe(). */
+  /**
+   * Follows a channel, now and after every reconnection, until unsubscribe(). Resolves when the
+   * server confirms; rejects with WsRequestError when it refuses, with WsTimeoutError after
+   * `subscribeTimeoutMs`, or with the error that stopped the client (AuthenticationError, ...).
+   *
+   * @example
+   * await client.subscribe("stamp", { stamp_id: "stp_01JD3M6ZK8Q2V7W9X4Y5Z6A7B8" });
+   */
   subscribe(channel: SubscriptionChannel, filters: SubscriptionFilters = {}): Promise<SubscribedData> {
     if (this.stopped) return Promise.reject(new WsConnectionError("the client is closed"));
     const key = subscriptionKey(channel, filters);
     let subscription = this.subscriptions.get(key);
     if (!subscription) {
-      subscription = { key, channel, filters, waiters: [] };
+      subscription = { key, channel, filters, confirmed: false, waiters: [] };
       this.subscriptions.set(key, subscription);
     }
     const confirmed = new Promise<SubscribedData>((resolve, reject) => {
-      subscription.waiters.push({ resolve, reject });
+      const timer = setTimeout(
+        () => this.subscribeTimedOut(subscription, waiter),
+        this.options.subscribeTimeoutMs,
+      );
+      const waiter: SubscribeWaiter = { resolve, reject, timer };
+      subscription.waiters.push(waiter);
     });
     if (this.isOpen()) this.sendSubscribe(subscription);
     return confirmed;
@@ -162,17 +206,32 @@ export class StampdSocket {
     return { channel, filters: filters ?? {}, removed: gone.length };
   }
 
-  /** Creates a stamp of a content hash; resolves with the `stamp_created` reply's data. */
+  /**
+   * Creates a stamp of a content hash; resolves with the `stamp_created` reply's data.
+   *
+   * @example
+   * const created = await client.stamp({ contentHash: "sha3-256:" + "ab".repeat(32) });
+   */
   stamp(data: StampRequestData): Promise<StampCreatedData> {
     return this.request("stamp", data, "stamp_created");
   }
 
-  /** Checks a content hash against a stamp; resolves with the `verification_result`'s data. */
+  /**
+   * Checks a content hash against a stamp; resolves with the `verification_result`'s data.
+   *
+   * @example
+   * const result = await client.verify({ stampId: created.id, contentHash: created.contentHash });
+   */
   verify(data: VerifyRequestData): Promise<VerificationResultData> {
     return this.request("verify", data, "verification_result");
   }
 
-  /** An application-level round trip; resolves with the data echoed in `pong`. */
+  /**
+   * An application-level round trip; resolves with the data echoed in `pong`.
+   *
+   * @example
+   * await client.ping({ t: Date.now() });
+   */
   ping(data: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     return this.request("ping", data, "pong");
   }
@@ -199,7 +258,13 @@ export class StampdSocket {
     return stream as unknown as AsyncIterableIterator<ServerMessageOf<T>>;
   }
 
-  /** Closes the connection for good; pending requests reject and event iterations end. */
+  /**
+   * Closes the connection for good; pending requests reject and event iterations end.
+   *
+   * @example
+   * client.close();
+   * await client.closed; // { code: 1000, reason: "client closed" }
+   */
   close(): void {
     if (this.stopped) return;
     this.socket?.close(1000, "client closed");
@@ -213,15 +278,22 @@ export class StampdSocket {
         ? new WebSocket(url, undefined, { headers: { Authorization: `Bearer ${apiKey}` } })
         : new WebSocket(apiKey ? withQuery(url, "api_key", apiKey) : url);
     this.socket = socket;
+    this.refusal = undefined;
+    // A connection that does not open in time is dropped: its close (1006) schedules the next try.
+    this.connectTimer = setTimeout(() => socket.close(), this.options.connectTimeoutMs);
     socket.addEventListener("open", () => this.onOpen(socket));
     socket.addEventListener("message", (event) => this.onMessage(event.data));
     socket.addEventListener("close", (event) => this.onClose(socket, event.code, event.reason));
-    // The close event that always follows says what happened; an unheard error would throw in `ws`.
-    socket.addEventListener("error", () => {});
+    // The close event that always follows ends the attempt; the error tells a refusal (`ws` names
+    // the upgrade's HTTP status) from a network failure. An unheard error would throw in `ws`.
+    socket.addEventListener("error", (event) => {
+      if (socket === this.socket) this.refusal = upgradeRefusal(event?.message, url);
+    });
   }
 
   private onOpen(socket: WebSocketLike): void {
     if (socket !== this.socket) return;
+    clearTimeout(this.connectTimer);
     this.attempt = 0;
     for (const subscription of this.subscriptions.values()) this.sendSubscribe(subscription);
     for (const { id, frame } of this.outbox.splice(0)) {
@@ -242,6 +314,11 @@ export class StampdSocket {
   private onClose(socket: WebSocketLike, code: number, reason: string): void {
     if (socket !== this.socket) return;
     this.socket = undefined;
+    clearTimeout(this.connectTimer);
+    if (this.refusal) {
+      this.stop({ code, reason, error: this.refusal }, this.refusal);
+      return;
+    }
     const lost = new WsConnectionError(`the connection closed (${code}) before the reply`);
     for (const [id, entry] of this.pending) {
       // Subscriptions are sent again on the next connection; requests never are.
@@ -249,7 +326,10 @@ export class StampdSocket {
       else if (entry.sent) this.fail(id, lost);
     }
     if (this.options.reconnect && RECOVERABLE_CLOSE_CODES.has(code)) this.scheduleReconnect(code, reason);
-    else this.stop({ code, reason }, new WsConnectionError(`the connection closed (${code}) for good`));
+    else {
+      const error = new WsConnectionError(`the connection closed (${code}) for good`);
+      this.stop({ code, reason, error }, error);
+    }
   }
 
   private scheduleReconnect(code: number, reason: string): void {
@@ -263,6 +343,7 @@ export class StampdSocket {
     this.stopped = true;
     this.socket = undefined;
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.connectTimer);
     for (const id of [...this.pending.keys()]) this.fail(id, error);
     this.outbox.length = 0;
     for (const subscription of this.subscriptions.values()) rejectAll(subscription, error);
@@ -321,7 +402,9 @@ export class StampdSocket {
 
   private settleSubscribe(subscription: Subscription, message: ServerMessage): void {
     const waiters = subscription.waiters.splice(0);
+    for (const w of waiters) clearTimeout(w.timer);
     if (message.type === "subscribed") {
+      subscription.confirmed = true;
       for (const w of waiters) w.resolve(message.data);
       return;
     }
@@ -330,6 +413,31 @@ export class StampdSocket {
       this.subscriptions.delete(subscription.key);
     const error = message.type === "error" ? new WsRequestError(message.data) : new StampdError(message.type);
     for (const w of waiters) w.reject(error);
+  }
+
+  /**
+   * A subscribe() that got no confirmation in time rejects; a subscription never confirmed and
+   * no longer awaited is dropped, so that it is not sent on a later connection behind the caller's back.
+   */
+  private subscribeTimedOut(subscription: Subscription, waiter: SubscribeWaiter): void {
+    const at = subscription.waiters.indexOf(waiter);
+    if (at < 0) return;
+    subscription.waiters.splice(at, 1);
+    if (
+      !subscription.confirmed &&
+      subscription.waiters.length === 0 &&
+      this.subscriptions.get(subscription.key) === subscription
+    )
+      this.subscriptions.delete(subscription.key);
+    const { url, subscribeTimeoutMs } = this.options;
+    const why = this.isOpen()
+      ? `the server did not answer: is ${url} a stampd WebSocket endpoint?`
+      : `could not connect to ${url}`;
+    waiter.reject(
+      new WsTimeoutError(
+        `no confirmation of subscribe ${subscription.channel} within ${subscribeTimeoutMs} ms (${why})`,
+      ),
+    );
   }
 
   private fail(id: string, error: Error): void {
@@ -354,7 +462,10 @@ function subscriptionKey(channel: string, filters: SubscriptionFilters = {}): st
 }
 
 function rejectAll(subscription: Subscription, error: Error): void {
-  for (const w of subscription.waiters.splice(0)) w.reject(error);
+  for (const w of subscription.waiters.splice(0)) {
+    clearTimeout(w.timer);
+    w.reject(error);
+  }
 }
 
 function withQuery(url: string, name: string, value: string): string {

@@ -40,3 +40,20 @@ export class WsQueueFullError extends StampdError {
 export class WsEventOverflowError extends StampdError {
   override name = "WsEventOverflowError";
 }
+
+/**
+ * The peer answered the WebSocket upgrade with an HTTP status that no stampd `/ws` endpoint sends
+ * to a correct client (404 from a wrong path or another HTTP server, such as the Prism mock, which
+ * has no WebSocket): reconnecting cannot help, so the client stops.
+ */
+export class WsEndpointError extends WsConnectionError {
+  override name = "WsEndpointError";
+  constructor(
+    readonly status: number,
+    readonly url: string,
+  ) {
+    super(
+      `${url} answered the WebSocket upgrade with HTTP ${status}: it is not a stampd WebSocket endpoint (/ws)`,
+    );
+  }
+}

@@ -6,7 +6,9 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: "open" | "error", listener: () => void): void;
+  addEventListener(type: "open", listener: () => void): void;
+  /** `message` is set by the `ws` package (e.g. "Unexpected server response: 401"), not by browsers. */
+  addEventListener(type: "error", listener: (event: { message?: string } | undefined) => void): void;
   addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
   addEventListener(type: "close", listener: (event: { code: number; reason: string }) => void): void;
 }
