@@ -16,6 +16,7 @@ export const implemented: ReadonlySet<OperationId> = new Set<OperationId>([
   "getRedoc",
   "getDashboard",
   "getDashboardStats",
+  "getExplorerPage",
   "getVerifyPage",
   "createStamp",
   "getStamp",

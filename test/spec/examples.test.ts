@@ -170,6 +170,7 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   createHeartbeatGroup: "POST /vault/group/create",
   getVaultFees: "GET /vault/fees",
   addVaultMirror: "POST /vault/{id}/add-mirror",
+  getExplorerPage: "GET /explorer",
   listExplorerVaults: "GET /explorer/api/vaults",
   getExplorerStats: "GET /explorer/api/stats",
 };
