@@ -402,7 +402,7 @@ export interface paths {
         put?: never;
         /**
          * Compare two fingerprints
-         * @description Compares the shadow transforms of two fingerprint documents scale by scale and gives an overall similarity with an assessment (see `CompareResponse` and `docs/fingerprint.md`). Symmetric and deterministic; fingerprints made with different methods compare fine. Only `shadows` are read, so a client may send fingerprints with `chunks: []` to keep the body small. The body may be up to `MAX_FINGERPRINT_JSON_BYTES` (default 64 MiB, not the 1 MiB of other JSON bodies), because a full fingerprint lists every chunk (about 110 bytes of JSON per chunk, a chunk per 1 to 5 KiB of document). Shadows not one per scale in increasing order, or a shadow whose `resolution`, `length`, `hash` or order does not match its `scale` and `values`, answer 400.
+         * @description Compares the shadow transforms of two fingerprint documents scale by scale and gives an overall similarity with an assessment (see `CompareResponse` and `docs/fingerprint.md`). Symmetric and deterministic. Documents under 8 KiB are compared by their `fine_shadows`, at the finest piece size both carry, so that a small edit of a short text stays similar and a rewrite does not. The decomposition method decides the chunks (the Merkle root and existence proofs), never the shadows: the same bytes fingerprinted with any two methods compare as identical, and `method` does not change a comparison. Only `shadows` and `fine_shadows` are read, so a client may send fingerprints with `chunks: []` to keep the body small. The body may be up to `MAX_FINGERPRINT_JSON_BYTES` (default 64 MiB, not the 1 MiB of other JSON bodies), because a full fingerprint lists every chunk (about 110 bytes of JSON per chunk, a chunk per 1 to 5 KiB of document). Shadows not one per scale in increasing order, or a shadow whose `resolution`, `length`, `hash` or order does not match its `scale` and `values`, answer 400.
          */
         post: operations["compareFingerprints"];
         delete?: never;
@@ -1147,7 +1147,7 @@ export interface components {
          */
         DocumentVersion: string;
         /**
-         * @description How the document is cut into chunks (see `docs/fingerprint.md`).
+         * @description How the document is cut into chunks, and so its Merkle root and existence proofs (see `docs/fingerprint.md`). It does not change the shadows, so it does not change a comparison.
          * @enum {string}
          */
         DecompositionMethod: "hierarchical" | "flat" | "content_addressed" | "semantic";
@@ -1724,6 +1724,18 @@ export interface components {
             sections?: components["schemas"]["FingerprintSection"][];
             /** @description One shadow transform per prime scale, in increasing scale order (2, 3, 5, 7, 11, 13). Where a fingerprint document is sent back (compare, structure and similarity proofs), shadows in another order, or a shadow whose `resolution`, `length` or `hash` does not match its `scale` and `values`, or whose values are not strictly increasing, answer 400. */
             shadows: components["schemas"]["ShadowTransform"][];
+            /** @description Documents of 1 to 8191 bytes only: the same six shadow transforms over pieces finer than the 64-byte pieces of `shadows`, one entry per piece size, finest first, from the finest for the document's size (128 to 255 pieces, or one piece per byte below 256 bytes) up to 32 bytes. Two fingerprints are compared at the finest piece size both carry, else by `shadows`, so a short document is compared by enough pieces to tell a small edit from a rewrite. Fingerprints made before this member existed have none and compare by `shadows`. Sent back, entries out of order, or shadows that do not add up, answer 400. */
+            fine_shadows?: components["schemas"]["FineShadows"][];
+        };
+        /** @description Shadow transforms over pieces of `piece_bytes` bytes on average (see `docs/fingerprint.md`). */
+        FineShadows: {
+            /**
+             * @description Average piece size in bytes; 1 means every byte is a piece.
+             * @enum {integer}
+             */
+            piece_bytes: 1 | 2 | 4 | 8 | 16 | 32;
+            /** @description One shadow transform per prime scale, in increasing scale order, as in `shadows`. */
+            shadows: components["schemas"]["ShadowTransform"][];
         };
         FingerprintChunk: {
             /** @description Byte offset of the chunk in the document. */
@@ -1762,7 +1774,11 @@ export interface components {
             fingerprint2: components["schemas"]["FingerprintDocument"];
         };
         /**
-         * @description Similarity of two fingerprints per scale and overall.
+         * @description Similarity of two fingerprints per scale and overall. At each scale the similarity is the
+         *     share of the two documents' features found in both (the Dice coefficient, estimated from the
+         *     shadows' MinHash sketches); `overall_similarity` is the mean over the six scales. The
+         *     example compares versions 1.2 and 1.3 of the GNU Free Documentation License (a section
+         *     added, one rewritten, paragraphs rewrapped).
          *
          *     Assessment by `overall_similarity`: >= 0.9 means very similar (likely same or nearly
          *     identical documents); >= 0.7 means similar (significant shared structure); >= 0.5 means
@@ -3186,14 +3202,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "similarities": {
-                     *         "2": 0.7818,
-                     *         "3": 0.7455,
-                     *         "5": 0.6727,
-                     *         "7": 0.6,
-                     *         "11": 0.4545,
-                     *         "13": 0.3818
+                     *         "2": 0.781,
+                     *         "3": 0.7692,
+                     *         "5": 0.6872,
+                     *         "7": 0.6011,
+                     *         "11": 0.5618,
+                     *         "13": 0.4852
                      *       },
-                     *       "overall_similarity": 0.6061,
+                     *       "overall_similarity": 0.6476,
                      *       "assessment": "Somewhat similar - some structural overlap"
                      *     }
                      */

@@ -1,4 +1,4 @@
-import { shadowProblems } from "../../sdk/src/verify/shadows.js";
+import { fineShadowProblems, standardShadowProblems } from "../../sdk/src/verify/shadows.js";
 import { invalid } from "../errors.js";
 import { chunkLeafHashes, merkle } from "./merkle.js";
 import type { FingerprintDocument } from "./types.js";
@@ -9,8 +9,10 @@ import type { FingerprintDocument } from "./types.js";
  * have come from the engine. `path` names the document in the error (`/body/fingerprint1`).
  */
 export function requireConsistentShadows(doc: FingerprintDocument, path: string): void {
-  const problems = shadowProblems(doc);
+  const problems = standardShadowProblems(doc);
   if (problems.length) throw inconsistent(path, "shadows", problems);
+  const fine = fineShadowProblems(doc);
+  if (fine.length) throw inconsistent(path, "fine_shadows", fine);
 }
 
 /** The chunks tile the document and their Merkle root is `merkle_root`. */

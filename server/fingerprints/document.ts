@@ -6,6 +6,7 @@ import { chunkLeafHashes, merkle } from "./merkle.js";
 import {
   type DecompositionMethod,
   FINGERPRINT_FORMAT,
+  type FineShadows,
   type FingerprintDocument,
   type FingerprintResponse,
   type ProofType,
@@ -19,6 +20,7 @@ export interface DocumentParts {
   list: ChunkList;
   histogram: Float64Array;
   shadows: ShadowTransform[];
+  fineShadows: FineShadows[];
 }
 
 /** The fingerprint document; its member order is fixed so equal inputs give equal JSON bytes. */
@@ -37,6 +39,7 @@ export function assembleDocument(parts: DocumentParts): FingerprintDocument {
     chunks,
     ...(parts.method === "hierarchical" ? { sections } : {}),
     shadows: parts.shadows,
+    ...(parts.fineShadows.length > 0 ? { fine_shadows: parts.fineShadows } : {}),
   };
 }
 

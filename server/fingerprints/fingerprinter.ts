@@ -6,6 +6,7 @@ import { CdcChunker } from "./cdc-chunker.js";
 import { ChunkList } from "./chunk-list.js";
 import type { Chunker } from "./chunker.js";
 import { assembleDocument } from "./document.js";
+import { FINE_SHADOW_LIMIT, fineShadows } from "./fine-shadows.js";
 import { FlatChunker } from "./flat-chunker.js";
 import { type CutCandidates, Scanner } from "./scanner.js";
 import { ShadowSketch } from "./shadow-sketch.js";
@@ -38,8 +39,9 @@ const choices: Record<DecompositionMethod, { sniff: boolean; choose: ChunkerChoi
 /**
  * A streaming fingerprinter for `method` (docs/fingerprint.md). Memory: the chunk list, 8000 bytes
  * held back by `semantic` and `hierarchical` until they know whether the input is text, and the
- * open chunk of text input (at most 16 KiB plus one update); `flat` and `content_addressed` hold
- * no input at all. Throws a 400 ServiceError for an unknown method.
+ * open chunk of text input (at most 16 KiB plus one update), and, for every method, the input
+ * while it is shorter than 4 KiB (for its fine shadows). Throws a 400 ServiceError for an unknown
+ * method.
  */
 export function createFingerprinter(method: DecompositionMethod): Fingerprinter {
   if (!DECOMPOSITION_METHODS.includes(method)) {
@@ -56,6 +58,8 @@ class StreamingFingerprinter implements Fingerprinter {
   private readonly candidates: CutCandidates = [];
   private chunker: Chunker | null = null;
   private held: ByteWindow | null = null;
+  /** The whole input while it is shorter than FINE_SHADOW_LIMIT, for its fine shadows. */
+  private short: Uint8Array[] | null = [];
   private size = 0;
   private finished = false;
 
@@ -67,6 +71,7 @@ class StreamingFingerprinter implements Fingerprinter {
   update(chunk: Uint8Array): void {
     if (this.finished) throw new Error("fingerprinter already finished");
     this.size += chunk.length;
+    this.keepIfShort(chunk);
     if (this.chunker) {
       this.feed(this.chunker, chunk);
       return;
@@ -88,7 +93,15 @@ class StreamingFingerprinter implements Fingerprinter {
       list: this.list,
       histogram: this.scanner.histogram,
       shadows: this.sketch.finish(),
+      fineShadows: this.short ? fineShadows(Buffer.concat(this.short)) : [],
     });
+  }
+
+  /** Copies `chunk` (the caller may reuse its buffer) while the input stays short. */
+  private keepIfShort(chunk: Uint8Array): void {
+    if (!this.short) return;
+    if (this.size >= FINE_SHADOW_LIMIT) this.short = null;
+    else this.short.push(chunk.slice());
   }
 
   /** Chooses the chunker from the held bytes and feeds them through. */

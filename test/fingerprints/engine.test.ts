@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { leafHash, merkleRoot, treeHeight } from "../../sdk/src/verify/merkle.js";
-import { shadowHash } from "../../sdk/src/verify/shadows.js";
+import { shadowHash, shadowProblems } from "../../sdk/src/verify/shadows.js";
 import { ServiceError } from "../../server/errors.js";
 import { CDC_MAX_BYTES, CDC_MIN_BYTES } from "../../server/fingerprints/cdc-chunker.js";
 import { createFingerprinter } from "../../server/fingerprints/fingerprinter.js";
@@ -41,6 +41,8 @@ function expectWellFormed(doc: FingerprintDocument, bytes: Uint8Array, method: D
     expect(s.hash).toBe(shadowHash(s.values));
     expect(s.values.every((v, i) => i === 0 || v > s.values[i - 1]!)).toBe(true);
   }
+  expect("fine_shadows" in doc).toBe(bytes.length > 0 && bytes.length < 8192);
+  expect(shadowProblems(doc)).toEqual([]);
   expect("sections" in doc).toBe(method === "hierarchical");
 }
 

@@ -125,6 +125,28 @@ describe("POST /fingerprint/compare", () => {
     expect((await res.json()).errors[0].path).toBe("/body/fingerprint2/shadows");
   });
 
+  it("compares short texts by their fine shadows, whatever method made each side", async () => {
+    const contract = new TextEncoder().encode(
+      "This Agreement is made between Alpha Ltd and Beta LLC. 1. Beta shall deliver the goods by " +
+        "1 March 2024. 2. Alpha shall pay EUR 10,000 within 30 days of delivery. 3. This Agreement " +
+        "is governed by the laws of Ireland.",
+    );
+    const edited = new TextEncoder().encode(new TextDecoder().decode(contract).replace("30 days", "45 days"));
+    const a = await createFingerprint(contract, "semantic");
+    const b = await createFingerprint(edited, "flat");
+    expect(a.fine_shadows?.length).toBeGreaterThan(0);
+    const res = await post("/fingerprint/compare", { fingerprint1: a, fingerprint2: b });
+    expect(res.status).toBe(200);
+    const { overall_similarity, assessment } = await res.json();
+    expect(overall_similarity).toBeGreaterThanOrEqual(0.7);
+    expect(assessment).toMatch(/^(Very similar|Similar) - /);
+    const tampered = structuredClone(b);
+    tampered.fine_shadows![0]!.shadows[0]!.values[0]! += 1;
+    const bad = await post("/fingerprint/compare", { fingerprint1: a, fingerprint2: tampered });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors[0].path).toBe("/body/fingerprint2/fine_shadows");
+  });
+
   it("accepts bodies past MAX_JSON_BYTES up to MAX_FINGERPRINT_JSON_BYTES, then 413", async () => {
     const a = await createFingerprint(text, "flat");
     // A fingerprint of a large document: many chunks (compare does not read them).

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assessmentFor, SKETCH_SIZE, shadowHash, sketchSimilarity } from "../../sdk/src/verify/shadows.js";
+import {
+  assessmentFor,
+  SKETCH_SIZE,
+  shadowHash,
+  sketchJaccard,
+  sketchSimilarity,
+} from "../../sdk/src/verify/shadows.js";
 import { ServiceError } from "../../server/errors.js";
 import { compareFingerprints } from "../../server/fingerprints/compare.js";
 import type { FingerprintDocument } from "../../server/fingerprints/types.js";
@@ -145,7 +151,7 @@ describe("compare", () => {
   });
 });
 
-describe("sketchSimilarity", () => {
+describe("sketchJaccard and sketchSimilarity", () => {
   const sketch = (set: Set<number>) => [...set].sort((a, b) => a - b).slice(0, SKETCH_SIZE);
   const uint32Set = (max: number) =>
     fc.uniqueArray(fc.nat({ max: 2 ** 32 - 1 }), { maxLength: max }).map((a) => new Set(a));
@@ -156,8 +162,20 @@ describe("sketchSimilarity", () => {
         const union = new Set([...a, ...b]);
         const shared = [...a].filter((x) => b.has(x)).length;
         const expected = union.size === 0 ? 1 : shared / union.size;
+        expect(sketchJaccard(sketch(a), sketch(b))).toBeCloseTo(expected, 12);
+      }),
+    );
+  });
+
+  it("the similarity is the exact Dice coefficient when both sets are smaller than a sketch", () => {
+    fc.assert(
+      fc.property(uint32Set(SKETCH_SIZE - 1), uint32Set(SKETCH_SIZE - 1), (a, b) => {
+        const shared = [...a].filter((x) => b.has(x)).length;
+        const expected = a.size + b.size === 0 ? 1 : (2 * shared) / (a.size + b.size);
         expect(sketchSimilarity(sketch(a), sketch(b))).toBeCloseTo(expected, 12);
       }),
+      // Half of each set shared: Jaccard 1/3, Dice 1/2.
+      { examples: [[new Set([1, 2, 3, 4]), new Set([3, 4, 5, 6])]] },
     );
   });
 
@@ -166,12 +184,13 @@ describe("sketchSimilarity", () => {
     const values = Array.from({ length: 7000 }, (_, i) => Number.parseInt(shadowHash([i]).slice(0, 8), 16));
     const a = new Set(values.slice(0, 5000));
     const b = new Set(values.slice(2000));
-    expect(sketchSimilarity(sketch(a), sketch(b))).toBeCloseTo(3 / 7, 1);
+    expect(sketchJaccard(sketch(a), sketch(b))).toBeCloseTo(3 / 7, 1);
+    expect(sketchSimilarity(sketch(a), sketch(b))).toBeCloseTo(6 / 10, 1);
   });
 
   it("a small (complete) sketch against a full one does not overstate the similarity", () => {
     const full = Array.from({ length: SKETCH_SIZE }, (_, i) => i * 10);
-    expect(sketchSimilarity(full.slice(0, 10), full)).toBeCloseTo(10 / SKETCH_SIZE, 12);
+    expect(sketchJaccard(full.slice(0, 10), full)).toBeCloseTo(10 / SKETCH_SIZE, 12);
   });
 });
 

@@ -6,6 +6,8 @@ import { quote } from "./quote.js";
 type FingerprintDocument = components["schemas"]["FingerprintDocument"];
 type ShadowTransform = components["schemas"]["ShadowTransform"];
 type ShadowScale = components["schemas"]["ShadowScale"];
+/** Six shadow transforms, one per scale: a document's `shadows` or an entry of its `fine_shadows`. */
+type ShadowSet = { readonly shadows: readonly ShadowTransform[] };
 type CompareResponse = components["schemas"]["CompareResponse"];
 type Assessment = components["schemas"]["Assessment"];
 type Similarities = components["schemas"]["Similarities"];
@@ -31,13 +33,29 @@ export function shadowHash(values: readonly number[]): string {
   return bytesToHex(sha256(bytes));
 }
 
+/** Average size in bytes of the pieces of `shadows`; `fine_shadows` hold finer ones. */
+export const STANDARD_PIECE_BYTES = 64;
+
+/**
+ * The similarity of two documents at one scale: the Dice coefficient of their feature sets,
+ * 2|A ∩ B| / (|A| + |B|), the share of all features of the two documents that the other document
+ * also has. Jaccard (|A ∩ B| / |A ∪ B|) counts every changed passage in the denominator of both,
+ * so a revision keeping 80 % of each document's passages scores 0.67 at best; Dice scores it
+ * 0.8, which is what the assessment labels describe. Estimated from the Jaccard estimate J of the
+ * sketches as 2J / (1 + J), exact when both sketches are complete. Symmetric.
+ */
+export function sketchSimilarity(a: readonly number[], b: readonly number[]): number {
+  const jaccard = sketchJaccard(a, b);
+  return (2 * jaccard) / (1 + jaccard);
+}
+
 /**
  * Jaccard similarity of two documents' feature sets estimated from their bottom-k sketches
  * (Broder 1997; Cohen & Kaplan 2007): among the k smallest distinct values of the union, the share
  * found in both. k is the size of the full sketches; a sketch shorter than SKETCH_SIZE is its whole
  * set, so it never limits k, and two such sketches give the exact Jaccard index. Symmetric.
  */
-export function sketchSimilarity(a: readonly number[], b: readonly number[]): number {
+export function sketchJaccard(a: readonly number[], b: readonly number[]): number {
   const k = Math.min(
     a.length >= SKETCH_SIZE ? a.length : Infinity,
     b.length >= SKETCH_SIZE ? b.length : Infinity,
@@ -70,11 +88,13 @@ const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /**
  * Per-scale similarities, their mean as the overall similarity (all rounded to 4 decimals) and the
- * assessment of the rounded overall value. Documents must pass `shadowProblems` first.
+ * assessment of the rounded overall value, at the finest piece size both documents carry
+ * (`comparableShadows`). Documents must pass `shadowProblems` first.
  */
 export function compareShadows(a: FingerprintDocument, b: FingerprintDocument): CompareResponse {
+  const [shadowsA, shadowsB] = comparableShadows(a, b);
   const raw = SHADOW_SCALES.map((scale) =>
-    sketchSimilarity(shadowAt(a, scale).values, shadowAt(b, scale).values),
+    sketchSimilarity(shadowAt(shadowsA, scale).values, shadowAt(shadowsB, scale).values),
   );
   const similarities = Object.fromEntries(
     SHADOW_SCALES.map((scale, i) => [String(scale), round4(raw[i]!)]),
@@ -83,21 +103,57 @@ export function compareShadows(a: FingerprintDocument, b: FingerprintDocument): 
   return { similarities, overall_similarity: overall, assessment: assessmentFor(overall) };
 }
 
-export function shadowAt(doc: FingerprintDocument, scale: number): ShadowTransform {
+/**
+ * The two documents' shadows at the finest piece size both carry: a short document has
+ * `fine_shadows` (docs/fingerprint.md), and features over pieces of different sizes never match,
+ * so both sides must use the same size. Documents without `fine_shadows` (4 KiB or more, or made
+ * before they existed) compare by `shadows`, as they always did.
+ */
+export function comparableShadows(a: FingerprintDocument, b: FingerprintDocument): [ShadowSet, ShadowSet] {
+  for (const fine of a.fine_shadows ?? []) {
+    const match = b.fine_shadows?.find((other) => other.piece_bytes === fine.piece_bytes);
+    if (match) return [fine, match];
+  }
+  return [a, b];
+}
+
+export function shadowAt(doc: ShadowSet, scale: number): ShadowTransform {
   const shadow = doc.shadows.find((s) => s.scale === scale);
   if (!shadow) throw new RangeError(`the fingerprint has no shadow at scale ${scale}`);
   return shadow;
 }
 
-/** What is wrong with a document's shadows (empty when they are well formed and self-consistent). */
+/**
+ * What is wrong with a document's shadows and fine shadows (empty when they are well formed and
+ * self-consistent).
+ */
 export function shadowProblems(doc: FingerprintDocument): string[] {
+  return [...standardShadowProblems(doc), ...fineShadowProblems(doc)];
+}
+
+/** What is wrong with `shadows`. */
+export function standardShadowProblems(doc: FingerprintDocument): string[] {
+  return shadowListProblems(doc.shadows, "shadows");
+}
+
+/** What is wrong with `fine_shadows`: piece sizes must increase, each with six good shadows. */
+export function fineShadowProblems(doc: FingerprintDocument): string[] {
+  const fine = doc.fine_shadows ?? [];
+  const increasing = fine.every((f, i) => i === 0 || f.piece_bytes > fine[i - 1]!.piece_bytes);
+  if (!increasing) return ["fine_shadows must be in increasing order of piece_bytes"];
+  return fine.flatMap((f) =>
+    shadowListProblems(f.shadows, `fine_shadows of piece_bytes ${quote(f.piece_bytes)}`),
+  );
+}
+
+function shadowListProblems(shadows: readonly ShadowTransform[], name: string): string[] {
   const inOrder =
-    doc.shadows.length === SHADOW_SCALES.length && doc.shadows.every((s, i) => s.scale === SHADOW_SCALES[i]);
+    shadows.length === SHADOW_SCALES.length && shadows.every((s, i) => s.scale === SHADOW_SCALES[i]);
   if (!inOrder) {
-    const scales = doc.shadows.map((s) => quote(s.scale)).join(",");
-    return [`shadows must be one per scale ${SHADOW_SCALES.join(", ")} in that order, not ${scales}`];
+    const scales = shadows.map((s) => quote(s.scale)).join(",");
+    return [`${name} must be one per scale ${SHADOW_SCALES.join(", ")} in that order, not ${scales}`];
   }
-  return doc.shadows.flatMap(shadowTransformProblems);
+  return shadows.flatMap(shadowTransformProblems);
 }
 
 function shadowTransformProblems(s: ShadowTransform): string[] {

@@ -121,9 +121,22 @@ interface Shadow {
 
 const SCALES = [2, 3, 5, 7, 11, 13];
 
-/** The rules of `FingerprintDocument.shadows` and `ShadowTransform`, from their descriptions. */
+/**
+ * The rules of `FingerprintDocument.shadows`, `fine_shadows` ("entries out of order, or shadows
+ * that do not add up, answer 400") and `ShadowTransform`, from their descriptions.
+ */
 function shadowsProblems(fingerprint: unknown): string[] {
-  const shadows = ((fingerprint as { shadows?: Shadow[] } | undefined)?.shadows ?? []) as Shadow[];
+  const doc = fingerprint as {
+    shadows?: Shadow[];
+    fine_shadows?: { piece_bytes: number; shadows: Shadow[] }[];
+  };
+  const fine = doc?.fine_shadows ?? [];
+  if (!fine.every((f, i) => i === 0 || f.piece_bytes > fine[i - 1]!.piece_bytes))
+    return ["fine_shadows are not in increasing order of piece_bytes"];
+  return [doc?.shadows ?? [], ...fine.map((f) => f.shadows)].flatMap(shadowListProblems);
+}
+
+function shadowListProblems(shadows: Shadow[]): string[] {
   if (shadows.map((s) => s.scale).join() !== SCALES.join())
     return ["shadows are not one per scale, in order"];
   return shadows.flatMap((s) => {
