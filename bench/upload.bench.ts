@@ -11,6 +11,7 @@
 import { randomFillSync } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { cpuSeconds } from "./lib/cpu-seconds.js";
 import { blake3Packages, hashBytes, hashFile, openssl, type Timed } from "./lib/hash-alone.js";
 import { ask, forkEntry, stop, tempDir } from "./lib/processes.js";
 import { type Row, report, round, type Target } from "./lib/report.js";
@@ -38,6 +39,8 @@ const base = `http://127.0.0.1:${stampd.ready.http}`;
 interface Measured extends Timed {
   /** Peak RSS of stampd during the upload (server candidates only). */
   peak?: number;
+  /** CPU seconds stampd spent on the upload, all its threads (steadier than time on a busy machine). */
+  cpu?: number;
 }
 
 const blake3 = await fastestPackage();
@@ -78,6 +81,7 @@ try {
     candidate: name,
     "MiB/s best": Math.round(rate(name)),
     "seconds best": round(least(runs[name]!.map((r) => r.seconds)), 2),
+    "stampd CPU s best": name.startsWith("POST") ? least(runs[name]!.map((r) => r.cpu ?? 0)) : "",
     "peak RSS MiB": name.startsWith("POST") ? mib(peakOf(name)) : "",
     "growth over idle MiB": name.startsWith("POST") ? mib(peakOf(name) - idle) : "",
   }));
@@ -142,9 +146,11 @@ async function upload(
   fileFirst = false,
 ): Promise<Measured> {
   const command: UploadCommand = { url: `${base}${path}`, file, fields, fileFirst };
+  const cpuBefore = cpuSeconds(stampd.pid);
   const { result, peak } = await peakRssDuring(stampd.pid, () => ask<UploadResult>(client, command));
+  const cpu = round(cpuSeconds(stampd.pid) - cpuBefore, 2);
   if (result.status >= 300) throw new Error(`${path} answered ${result.status}: ${result.body}`);
-  return { seconds: result.seconds, hex: digestOf(JSON.parse(result.body)) ?? "", peak };
+  return { seconds: result.seconds, hex: digestOf(JSON.parse(result.body)) ?? "", peak, cpu };
 }
 
 /** Every server digest must equal the reference's for its algorithm: a fast wrong answer is no answer. */
