@@ -219,10 +219,10 @@ describe("POST /fingerprint/proof", () => {
 });
 
 describe("GET /fingerprint/{stamp_id}/shadow/{scale}", () => {
-  async function stampWithFingerprint(): Promise<{ id: string; doc: FingerprintDocument }> {
+  async function stampWithFingerprint(bytes = text): Promise<{ id: string; doc: FingerprintDocument }> {
     // Stamping with generate_fp through the stamp service with the engine plugged in.
     const { stamps } = stampServices(svc.service.ctx, stampFingerprinter);
-    const upload = await stamps.readUpload(Readable.from([Buffer.from(text)]), { generateFp: true });
+    const upload = await stamps.readUpload(Readable.from([Buffer.from(bytes)]), { generateFp: true });
     const view = await stamps.createFromUpload(upload, { accountId: null, generateFp: true });
     return { id: view.stamp.id, doc: view.stamp.fingerprint as FingerprintDocument };
   }
@@ -235,6 +235,13 @@ describe("GET /fingerprint/{stamp_id}/shadow/{scale}", () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual(doc.shadows.find((s) => s.scale === scale));
     }
+  });
+
+  it("publishes a short document's shadows, never its fine shadows (they nearly spell it out)", async () => {
+    const { id, doc } = await stampWithFingerprint(wordText(7, 200));
+    expect(doc.fine_shadows?.[0]?.piece_bytes).toBe(1);
+    const res = await fetch(`${svc.baseUrl}/fingerprint/${id}/shadow/2`);
+    expect(await res.json()).toEqual(doc.shadows[0]);
   });
 
   it("answers 404 stamp_not_found, 404 fingerprint_not_found, and 400 for a scale that is not prime", async () => {
