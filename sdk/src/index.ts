@@ -45,7 +45,9 @@ export {
 export type { UploadParams } from "./core/multipart.js";
 export { OffsetPage, type OffsetPageBody, PagePromise } from "./core/pagination.js";
 export type { RequestOptions } from "./core/request.js";
+export type { UploadOptions } from "./core/resource.js";
 export { DEFAULT_MAX_RETRIES } from "./core/retry.js";
+export type { UploadProgress, UploadProgressListener } from "./core/upload-progress.js";
 export type { Uploadable } from "./core/uploads.js";
 export {
   type CreateStampInput,
@@ -104,6 +106,7 @@ export {
 } from "./ws/client.js";
 export {
   WsConnectionError,
+  WsEndpointError,
   WsEventOverflowError,
   WsQueueFullError,
   WsRequestError,
@@ -111,6 +114,5 @@ export {
 } from "./ws/errors.js";
 export type { WebSocketConstructor, WebSocketLike } from "./ws/socket-like.js";
 
-  WsEndpointError,
 /** The spec's schemas by name, e.g. `Schemas["StampResponse"]`. */
 export type Schemas = import("../../gen/openapi/types.js").components["schemas"];

@@ -81,4 +81,29 @@ describe("SDK uploads in a browser", () => {
     for (const type of contentTypes)
       expect(type).toMatch(/^multipart\/form-data; boundary=----WebKitFormBoundary/);
   });
+
+  it("calls onUploadProgress with 0 at the start and the size once sent (fetch shows no more)", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${svc.baseUrl}/health`);
+    await page.evaluate(bundle);
+    const progress = await page.evaluate(
+      async ({ baseUrl, apiKey, text }) => {
+        const { createClient } = (
+          globalThis as unknown as { stampdSdk: typeof import("../../sdk/src/index.js") }
+        ).stampdSdk;
+        const seen: { loaded: number; total: number | undefined }[] = [];
+        await createClient({ baseUrl, apiKey }).stamps.create(
+          { file: new Blob([text]) },
+          { onUploadProgress: (p) => seen.push(p) },
+        );
+        return seen;
+      },
+      { baseUrl: svc.baseUrl, apiKey: key, text: TEXT },
+    );
+    await page.close();
+    expect(progress).toEqual([
+      { loaded: 0, total: TEXT.length },
+      { loaded: TEXT.length, total: TEXT.length },
+    ]);
+  });
 });

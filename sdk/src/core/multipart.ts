@@ -1,6 +1,7 @@
 import { FilePart } from "./file-part.js";
 import { MultipartParts, streamMultipart } from "./multipart-stream.js";
 import type { AttemptInit } from "./request.js";
+import { CountedFile, type UploadProgressListener } from "./upload-progress.js";
 import { openUpload, type Uploadable, type UploadFile } from "./uploads.js";
 
 /**
@@ -20,6 +21,8 @@ export type UploadInit<Form> = AttemptInit & {
 };
 
 type Fields = Record<string, unknown> & { file?: UploadFile };
+/** The fields as sent: on Node the file may be counted on its way out. */
+type SentFields = Record<string, unknown> & { file?: UploadFile | CountedFile };
 
 /**
  * The multipart body of one call, sent again on each attempt. On Node it is streamed: files are
@@ -43,16 +46,38 @@ export class MultipartUpload<Form> {
     return new MultipartUpload(form, streamed);
   }
 
+  /** In browsers, where the progress of a FormData body cannot be seen: the whole file went. */
+  sent(onProgress: UploadProgressListener | undefined): void {
+    const total = this.form.file?.size;
+    if (!this.streamed && total !== undefined) onProgress?.({ loaded: total, total });
+  }
+
   /** Whether another attempt can send the whole body: not once a stream given as the file started. */
   get replayable(): boolean {
     return !(this.form.file instanceof FilePart) || this.form.file.replayable;
   }
 
-  /** The openapi-fetch options of one attempt, with a body of its own. */
-  attempt(init: AttemptInit): UploadInit<Form> {
+  /**
+   * The openapi-fetch options of one attempt, with a body of its own. `onProgress` counts the
+   * document's bytes as Node sends them, from 0 again on a retry. A browser's fetch tells nothing
+   * of an upload's progress: there it hears 0 when the attempt starts and the size once sent.
+   */
+  attempt(init: AttemptInit, onProgress?: UploadProgressListener): UploadInit<Form> {
     const body = this.form as Form;
-    if (!this.streamed) return { ...init, body, bodySerializer: () => formData(this.form) };
-    const streamed = streamMultipart(streamedParts(this.form));
+    if (!this.streamed) {
+      const total = this.form.file?.size;
+      return {
+        ...init,
+        body,
+        bodySerializer: () => {
+          onProgress?.({ loaded: 0, total });
+          return formData(this.form);
+        },
+      };
+    }
+    const { file } = this.form;
+    const form = onProgress && file ? { ...this.form, file: new CountedFile(file, onProgress) } : this.form;
+    const streamed = streamMultipart(streamedParts(form));
     return {
       ...init,
       headers: { ...init.headers, ...streamed.headers },
@@ -84,7 +109,7 @@ function streamsBodies(): boolean {
  * in and rejects a field that comes after the file (the spec's multipart rules, as S3's POST
  * upload). Absent fields are not sent.
  */
-function textFields(form: Fields): [string, string][] {
+function textFields(form: SentFields): [string, string][] {
   const fields: [string, string][] = [];
   for (const [name, value] of Object.entries(form)) {
     if (name === "file" || value === undefined || value === null) continue;
@@ -94,7 +119,7 @@ function textFields(form: Fields): [string, string][] {
 }
 
 /** Node's body: the parts form-data-encoder streams. */
-function streamedParts(form: Fields): MultipartParts {
+function streamedParts(form: SentFields): MultipartParts {
   const parts = new MultipartParts();
   for (const [name, value] of textFields(form)) parts.append(name, value);
   if (form.file) parts.append("file", form.file);

@@ -7,6 +7,18 @@ import {
   type RequestOptions,
   request,
 } from "./request.js";
+import type { UploadProgressListener } from "./upload-progress.js";
+
+/** Options of a method that uploads a document. */
+export interface UploadOptions extends RequestOptions {
+  /**
+   * Called as the document's bytes leave, with `{ loaded, total }` (`total` undefined for a
+   * stream of unknown length); a retry starts again from 0. On Node it follows the bytes as they
+   * are sent; browsers' fetch reports no upload progress, so there it is called at the start (0)
+   * and once the whole document is sent.
+   */
+  onUploadProgress?: UploadProgressListener;
+}
 
 /** What every resource shares: the openapi-fetch client and the retry and timeout settings. */
 export class ApiCore {
@@ -31,12 +43,17 @@ export class ApiCore {
   upload<Form, R extends FetchResult>(
     upload: MultipartUpload<Form>,
     attempt: (init: UploadInit<Form>) => Promise<R>,
-    options?: RequestOptions,
+    options?: UploadOptions,
   ): Promise<Exclude<R["data"], undefined>> {
+    const onProgress = options?.onUploadProgress;
     return request(
       this.settings,
       "POST",
-      (init) => attempt(upload.attempt(init)),
+      async (init) => {
+        const result = await attempt(upload.attempt(init, onProgress));
+        upload.sent(onProgress);
+        return result;
+      },
       options,
       () => upload.replayable,
     );

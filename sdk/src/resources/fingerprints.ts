@@ -1,7 +1,7 @@
 import type { components } from "../../../gen/openapi/types.js";
 import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
-import { APIResource } from "../core/resource.js";
+import { APIResource, type UploadOptions } from "../core/resource.js";
 
 type Schemas = components["schemas"];
 
@@ -13,7 +13,7 @@ export class Fingerprints extends APIResource {
   /** `POST /fingerprint`: the structural fingerprint of a document (nothing is stored). */
   async create(
     params: CreateFingerprintParams,
-    options?: RequestOptions,
+    options?: UploadOptions,
   ): Promise<Schemas["FingerprintResponse"]> {
     const upload = await MultipartUpload.open<Schemas["FingerprintForm"]>(params);
     return this.core.upload(upload, (init) => this.http.POST("/fingerprint", init), options);

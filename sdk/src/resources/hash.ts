@@ -1,7 +1,6 @@
 import type { components } from "../../../gen/openapi/types.js";
 import { MultipartUpload, type UploadParams } from "../core/multipart.js";
-import type { RequestOptions } from "../core/request.js";
-import { APIResource } from "../core/resource.js";
+import { APIResource, type UploadOptions } from "../core/resource.js";
 
 type Schemas = components["schemas"];
 
@@ -11,7 +10,7 @@ export type HashParams = UploadParams<Schemas["HashForm"]>;
 /** Hashing a document without stamping it. */
 export class Hash extends APIResource {
   /** `POST /hash`: the document's digest (nothing is stored). */
-  async create(params: HashParams, options?: RequestOptions): Promise<Schemas["HashResult"]> {
+  async create(params: HashParams, options?: UploadOptions): Promise<Schemas["HashResult"]> {
     const upload = await MultipartUpload.open<Schemas["HashForm"]>(params);
     return this.core.upload(upload, (init) => this.http.POST("/hash", init), options);
   }

@@ -1,7 +1,7 @@
 import type { components } from "../../../gen/openapi/types.js";
 import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
-import { APIResource, type ApiCore } from "../core/resource.js";
+import { APIResource, type ApiCore, type UploadOptions } from "../core/resource.js";
 import type { StampdSocket } from "../ws/client.js";
 import { type WaitForOptions, waitForStamp } from "./stamp-waiter.js";
 
@@ -27,7 +27,7 @@ export class Stamps extends APIResource {
    * @example
    * const stamp = await client.stamps.create({ file: "./contract.pdf", preset: "standard" });
    */
-  async create(params: CreateStampParams, options?: RequestOptions): Promise<Schemas["StampResponse"]> {
+  async create(params: CreateStampParams, options?: UploadOptions): Promise<Schemas["StampResponse"]> {
     const upload = await MultipartUpload.open<Schemas["CreateStampForm"]>(params);
     return this.core.upload(upload, (init) => this.http.POST("/stamps", init), options);
   }

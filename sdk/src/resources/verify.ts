@@ -1,7 +1,7 @@
 import type { components } from "../../../gen/openapi/types.js";
 import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
-import { APIResource } from "../core/resource.js";
+import { APIResource, type UploadOptions } from "../core/resource.js";
 
 type Schemas = components["schemas"];
 
@@ -27,7 +27,7 @@ export class Verify extends APIResource {
   async stamp(
     stampId: string,
     params: VerifyStampParams = {},
-    options?: RequestOptions,
+    options?: UploadOptions,
   ): Promise<Schemas["VerifyResponse"]> {
     const path = { stamp_id: stampId };
     if (params.file === undefined) {
@@ -49,7 +49,7 @@ export class Verify extends APIResource {
    * `POST /verify`: verifies a stamp document (`stamp_json`) as a third party holds it. Sent as
    * JSON, or as multipart with the document text first when `file` is given.
    */
-  async document(params: VerifyDocumentParams, options?: RequestOptions): Promise<Schemas["VerifyResponse"]> {
+  async document(params: VerifyDocumentParams, options?: UploadOptions): Promise<Schemas["VerifyResponse"]> {
     const { stamp_json, file, filename } = params;
     if (file === undefined) {
       const body = { stamp_json } as Schemas["VerifyRequest"];
