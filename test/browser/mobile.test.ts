@@ -77,7 +77,7 @@ async function open(path: string, width: number): Promise<void> {
 const overflow = () =>
   page.evaluate(() => {
     const root = document.documentElement;
-    const wide = [...document.body.querySelectorAll("*")]
+    const wide = Array.from(document.body.querySelectorAll("*"))
       .filter((el) => el.getBoundingClientRect().right > root.clientWidth + 0.5)
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
     return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
