@@ -280,7 +280,8 @@ export interface ServerVerificationResult {
 
 /**
  * Sent once per requested anchor when it confirms; the stamp's status is `anchored` once every
- * requested anchor that can confirm has confirmed.
+ * requested anchor has confirmed (one that failed or is unavailable on this deployment keeps
+ * it `confirmed`).
  */
 export interface StampAnchoredData {
   /**

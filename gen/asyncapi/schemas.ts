@@ -485,7 +485,7 @@ export const serverMessageSchemas = {
           "txHash",
           "timestamp"
         ],
-        "description": "Sent once per requested anchor when it confirms; the stamp's status is `anchored` once every\nrequested anchor that can confirm has confirmed.\n",
+        "description": "Sent once per requested anchor when it confirms; the stamp's status is `anchored` once every\nrequested anchor has confirmed (one that failed or is unavailable on this deployment keeps\nit `confirmed`).\n",
         "properties": {
           "stampId": {
             "title": "StampId",

@@ -1108,14 +1108,23 @@ export interface components {
          * @example log,rfc3161,bitcoin
          */
         AnchorList: string;
-        /** @description The state of one requested anchor. */
+        /**
+         * @description The state of one requested anchor. Only `confirmed` adds to the trust score.
+         *
+         *     An anchor this deployment cannot provide (no endpoint configured: `rfc3161` without
+         *     `TSA_URL`, `bitcoin` without `OTS_CALENDAR_URLS`, `ethereum` without `ETHEREUM_RPC_URL` and
+         *     `ETHEREUM_FROM`) is `unavailable`, with the reason naming the setting; the stamp is still
+         *     made (a client that asks for `preset=archival` or `anchors=bitcoin` keeps working). The state
+         *     is worked out when the stamp is read, from the current configuration: once the setting is
+         *     configured, the anchor becomes `pending` and is worked on like any other.
+         */
         AnchorState: {
             type: components["schemas"]["AnchorType"];
             /**
-             * @description `pending` until the anchor confirms; `failed` when it cannot (see `reason`).
+             * @description `pending` until the anchor confirms; `failed` when it could not (see `reason`); `unavailable` when this deployment cannot provide it (see `reason`).
              * @enum {string}
              */
-            status: "pending" | "confirmed" | "failed";
+            status: "pending" | "confirmed" | "failed" | "unavailable";
             /** @description Where to find the proof (present when `status` is `confirmed`): the leaf index in the log (`log`), the SHA-256 of the time-stamp token (`rfc3161`), the Bitcoin block height the OpenTimestamps proof attests (`bitcoin`), the transaction hash (`ethereum`). */
             reference?: string;
             /**
@@ -1123,7 +1132,7 @@ export interface components {
              * @description When the anchor confirmed (present when `status` is `confirmed`).
              */
             confirmed_at?: string;
-            /** @description Why the anchor failed (present when `status` is `failed`), or why a pending anchor cannot confirm on this deployment (e.g. `bitcoin` without `OTS_CALENDAR_URLS`). */
+            /** @description Why the anchor failed (present when `status` is `failed`), or why this deployment cannot provide it (present when `status` is `unavailable`, e.g. `bitcoin` without `OTS_CALENDAR_URLS`). */
             reason?: string;
         };
         /**
@@ -1183,8 +1192,10 @@ export interface components {
         Assessment: "Very similar - likely same or nearly identical documents" | "Similar - significant shared structure" | "Somewhat similar - some structural overlap" | "Different - distinct structure";
         /**
          * @description Lifecycle of a stamp: `pending` at creation; `confirmed` when its Merkle batch is closed and
-         *     signed (event `stamp_confirmed`); `anchored` when every requested anchor that can confirm has
-         *     confirmed (event `stamp_anchored`).
+         *     signed (event `stamp_confirmed`); `anchored` when it requested anchors and every one of them
+         *     has confirmed (event `stamp_anchored`). A stamp that requested none, or one of whose anchors
+         *     failed or is `unavailable` on this deployment, stays `confirmed`. The status is worked out
+         *     from the anchor states whenever a stamp is read, so it always agrees with `anchors`.
          * @enum {string}
          */
         StampStatus: "pending" | "confirmed" | "anchored";
@@ -1396,10 +1407,15 @@ export interface components {
          * @description A stamp. `stamp_json` is the signed, self-contained stamp document; the other fields are
          *     this service's view of it, including the live state of the anchors.
          *
-         *     Trust score (the same function at creation and at verification): service signature valid
-         *     +1; author signature valid +2; fingerprint present +1; each requested anchor still pending
-         *     +1; each confirmed anchor +3 (a failed anchor adds nothing).
-         *     `trust_met = trust_score >= trust_threshold`.
+         *     Trust score (one function at creation, on every read and at verification, on the server,
+         *     in the SDK's offline verifier and on the verification page; stored scores are never
+         *     trusted): only evidence earns points. Service signature valid +1; author signature valid
+         *     +2; sealed in a batch the service signed +1; that batch in a signed checkpoint of the
+         *     transparency log +3 (counted once: it is what the `log` anchor confirms, requested or not);
+         *     each other confirmed anchor (`rfc3161`, `bitcoin`, `ethereum`) +3. Pending, `unavailable`
+         *     and failed anchors add nothing. `trust_met = trust_score >= trust_threshold`; a stamp with
+         *     no anchors on a default deployment reaches the default threshold 5 once it is sealed and
+         *     logged (1 + 1 + 3).
          */
         StampResponse: {
             stamp_id: components["schemas"]["StampId"];
@@ -1629,12 +1645,13 @@ export interface components {
          *       (`match`, `mismatch`, `not_checked`).
          *     - `is_valid`: the format is valid, `signature_valid` is true, and the content hash is not a
          *       mismatch (a missing file does not make a stamp invalid).
-         *     - `trust_score`: service signature valid +1; author signature valid +2; fingerprint present
-         *       +1; each requested anchor still pending +1; each confirmed anchor +3 (failed anchors add
-         *       nothing). The same function as at creation (`StampResponse`), applied to the verified
-         *       signatures and the current anchor states. `trust_met = trust_score >= trust_threshold`.
-         *       The score measures evidence, independently of `is_valid`: require both.
-         *     - `confirmed_anchors`, `pending_anchors`: counts over `details.anchors`.
+         *     - `trust_score`: the function of `StampResponse`, applied to the verified signatures,
+         *       `details.sealed`, `details.logged` and the current anchor states: service signature valid
+         *       +1; author signature valid +2; sealed +1; logged +3; each other confirmed anchor +3;
+         *       pending, `unavailable` and failed anchors nothing. `trust_met = trust_score >=
+         *       trust_threshold`. The score measures evidence, independently of `is_valid`: require both.
+         *     - `confirmed_anchors`, `pending_anchors`: counts over `details.anchors` (an `unavailable`
+         *       anchor is neither).
          */
         VerifyResponse: {
             is_valid: boolean;
@@ -1669,6 +1686,10 @@ export interface components {
              * @enum {string}
              */
             content_hash: "match" | "mismatch" | "not_checked";
+            /** @description The stamp is a leaf of a proof batch whose Merkle root the service signed (`GET /stamps/{stamp_id}/proof`). Offline: only with a proof that verifies. */
+            sealed: boolean;
+            /** @description That batch's root is included in a signed checkpoint of the transparency log. Offline: only with a proof whose log inclusion verifies against trusted log keys. */
+            logged: boolean;
             /** @description State of each requested anchor, in the order of the stamp document's `anchors`. */
             anchors: components["schemas"]["AnchorState"][];
             /** @description Human-readable reasons, one per failed check; empty when everything passed. */
@@ -3106,7 +3127,7 @@ export interface operations {
                      *     <html lang="en"><head><meta charset="utf-8"><title>Stamp stp_01JD3X7Q6V9M2K8T4R5N0B1C2D - stampd</title></head>
                      *     <body><main><h1>Stamp verified</h1>
                      *     <dl><dt>Document hash (sha3-256)</dt><dd><code>a1bcb54d9b8e55957e911c206b72148f40f1f3edea4360777d24cc1b0cde15b7</code></dd>
-                     *     <dt>Trust score</dt><dd>9 of 5 required</dd></dl>
+                     *     <dt>Trust score</dt><dd>10 of 5 required</dd></dl>
                      *     <ol class="anchors"><li>log: confirmed 2024-11-20T04:29:00Z</li><li>rfc3161: confirmed 2024-11-20T04:28:09Z</li></ol>
                      *     </main></body></html>
                      */

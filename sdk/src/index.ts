@@ -96,6 +96,13 @@ export {
   type VerifyProofOptions,
   verifyStampProof,
 } from "./verify/stamp-proof.js";
+export {
+  TRUST_RULE,
+  type TrustEvidence,
+  type TrustItem,
+  trustItems,
+  trustScore,
+} from "./verify/trust.js";
 // WebSocket (by the WebSocket engineer); `client.ws()` opens one with the client's settings.
 export {
   type CloseInfo,

@@ -66,7 +66,7 @@ export class AnchorWorker {
 
   /** After an anchor of a batch confirmed or failed: events, then the stamps' status. */
   private async settle(record: AnchorRecord): Promise<void> {
-    const { proofs, anchors, adapters, events } = this.deps;
+    const { proofs, anchors, events } = this.deps;
     const members = await proofs.members(record.batchId);
     const records = await anchors.forBatch(record.batchId);
     if (record.status === "confirmed") {
@@ -84,7 +84,7 @@ export class AnchorWorker {
       }
     }
     const anchored = members.filter(
-      (m) => m.status === "confirmed" && isAnchored(m.anchors, records, adapters),
+      (m) => m.status === "confirmed" && isAnchored(m.anchors, records),
     );
     await proofs.markAnchored(anchored.map((m) => m.id));
   }

@@ -18,11 +18,13 @@ export type AnchorOutcome =
 /**
  * One place a batch root is anchored. An adapter never reports an anchor it did not obtain: when it
  * cannot work on this deployment (no endpoint configured), `unavailable` says why, the worker
- * leaves its records pending with that reason, and stamps do not wait for it.
+ * leaves its records alone (so configuring it later picks them up), and stamps read them as
+ * `unavailable` with that reason (server/proofs/stamp-evidence.ts): they add nothing to the trust
+ * score and keep the stamp from `anchored`.
  */
 export interface AnchorAdapter {
   readonly type: AnchorType;
-  /** Null when the adapter can confirm here; otherwise the reason shown on its pending anchors. */
+  /** Null when the adapter can confirm here; otherwise the reason its anchors show as `unavailable`. */
   readonly unavailable: string | null;
   /** Submits (no evidence yet) or follows up (with the evidence of the previous attempt). */
   attempt(subject: AnchorSubject, evidence: Uint8Array | null): Promise<AnchorOutcome>;

@@ -4,8 +4,9 @@ import type { AnchorType } from "../stamps/stamp-settings.js";
 export type AnchorAvailability = Readonly<Record<AnchorType, string | null>>;
 
 /**
- * Which anchors can confirm on this deployment: null when one can, else the reason its pending
- * anchors show. Nothing is ever pretended: without an endpoint an anchor stays pending.
+ * Which anchors can confirm on this deployment: null when one can, else the reason, naming the
+ * setting that enables it, that its anchors show as `unavailable`. Nothing is ever pretended:
+ * without an endpoint an anchor is never reported pending, and never confirmed.
  */
 export function anchorAvailability(
   config: Pick<Config, "TSA_URL" | "OTS_CALENDAR_URLS" | "ETHEREUM_RPC_URL" | "ETHEREUM_FROM">,

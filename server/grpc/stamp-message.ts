@@ -35,7 +35,7 @@ export function toStampMessage(view: StampView): Stamp {
     contentHash: formatContentHash({ algorithm: document.document.algorithm, hex: document.document.hash }),
     algorithm: algorithmEnum[document.document.algorithm],
     timestamp: timestampFromDate(new Date(document.created_at)),
-    status: statusEnum[stamp.status],
+    status: statusEnum[view.status],
     description: document.description ?? "",
     metadata: document.metadata ?? {},
     proof: view.proof ? proofMessage(view.proof) : undefined,

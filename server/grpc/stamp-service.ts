@@ -83,9 +83,8 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     await this.deps.limits.charge(principalOf(ctx), "verify");
     const id = requireStampId(req.stampId);
     const supplied = req.contentHash === "" ? undefined : parseContentHash(req.contentHash);
-    const { stamp } = await this.deps.stamps.get(id);
-    const result = await this.deps.stamps.verifyById(id, { contentHash: supplied });
-    return verifyResponse(stamp, result, supplied);
+    const { view, result } = await this.deps.stamps.inspect(id, { contentHash: supplied });
+    return verifyResponse(view.stamp, result, supplied);
   }
 
   /** Charged as one stamp per item (at least one), in a single all-or-nothing charge. */

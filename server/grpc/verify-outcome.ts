@@ -7,7 +7,8 @@ import type { StoredStamp } from "../stamps/stamp-repository.js";
 
 /**
  * Verify's answer: `verified` is the domain's `is_valid` (signatures valid and, when a hash was
- * supplied, no mismatch), and `message` says in words what decided it.
+ * supplied, no mismatch), `message` says in words what decided it, and the trust fields are the
+ * REST verification's.
  */
 export function verifyResponse(
   stamp: StoredStamp,
@@ -21,6 +22,9 @@ export function verifyResponse(
     contentHash: formatContentHash({ algorithm: recorded.algorithm, hex: recorded.hash }),
     timestamp: timestampFromDate(new Date(stamp.document.created_at)),
     message: messageOf(result, supplied, recorded.algorithm),
+    trustScore: result.trust_score,
+    trustThreshold: result.trust_threshold,
+    trustMet: result.trust_met,
   });
 }
 

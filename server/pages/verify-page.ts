@@ -1,4 +1,5 @@
 import type { components } from "../../gen/openapi/types.js";
+import { evidenceOf, TRUST_RULE, trustItems } from "../../sdk/src/verify/trust.js";
 import type { VerifyResult } from "../../sdk/src/verify/types.js";
 import { anchorTimeline } from "./anchor-timeline.js";
 import { algorithmName } from "./format.js";
@@ -13,7 +14,10 @@ type StampResponse = components["schemas"]["StampResponse"];
 export interface VerifyPageInput {
   base: string;
   stamp: StampResponse;
-  /** The server's verification of the stored stamp (signatures, anchors, trust). */
+  /**
+   * The server's verification of the stored stamp (signatures, anchors, trust), from the same
+   * reading of its evidence as `stamp` (StampService.inspect).
+   */
   result: VerifyResult;
   /** Where the RFC 3161 token of this stamp can be downloaded, when the service offers it. */
   tokenUrl?: string;
@@ -26,7 +30,7 @@ export function verifyPage(input: VerifyPageInput): string {
 ${verdictSection(input.result, stamp.stamp_json)}
 ${stampDetails(stamp)}
 ${trustSection(input.result)}
-${anchorTimeline(stamp)}
+${anchorTimeline(stamp, input.result.details)}
 ${fileCheck(stamp)}
 ${downloads(input)}`;
   return layout({ base: input.base, title: `Stamp ${stamp.stamp_id}`, main, script: "verify" });
@@ -48,13 +52,20 @@ ${details.failures.length ? html`<ul class="failures">${details.failures.map((f)
 </section>`;
 }
 
+/** The score, the evidence it counted line by line, and its rule, all from the one trust function. */
 function trustSection(result: VerifyResult): SafeHtml {
   const met = result.trust_met ? "met" : "not met";
   return html`<section aria-labelledby="trust-title">
 <h2 id="trust-title">Trust score</h2>
-<p class="trust trust-${result.trust_met ? "met" : "unmet"}"><strong>${result.trust_score}</strong> of ${result.trust_threshold} required: ${met}.</p>
+<p class="trust trust-${result.trust_met ? "met" : "unmet"}"><strong>${result.trust_score}</strong> of ${result.trust_threshold} required: ${met}.${result.is_valid ? "" : " The stamp is not valid: do not rely on its score."}</p>
 ${trustMeter(result.trust_score, result.trust_threshold)}
-<p class="note">Service signature +1, author signature +2, fingerprint +1, each pending anchor +1, each confirmed anchor +3.</p>
+<ul class="trust-items">
+${trustItems(evidenceOf(result)).map(
+  (item) =>
+    html`<li class="${item.earned ? "earned" : "not-earned"}">${item.evidence}: ${item.earned ? `+${item.points}` : `0 of ${item.points}`}</li>`,
+)}
+</ul>
+<p class="note">${TRUST_RULE}</p>
 </section>`;
 }
 

@@ -1,10 +1,14 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
 import type { AnchorState } from "../../sdk/src/verify/types.js";
 import type { AnchorRecord, AnchorRepository } from "../anchors/anchor-repository.js";
 import type { AnchorAvailability } from "../anchors/availability.js";
+import { merkle } from "../fingerprints/merkle.js";
+import type { LogRepository } from "../log/log-repository.js";
 import type { StoredStamp } from "../stamps/stamp-repository.js";
+import { initialEvidence } from "../stamps/stamp-view.js";
 import type { AnchorType } from "../stamps/stamp-settings.js";
-import type { ProofRepository } from "./proof-repository.js";
+import type { Batch, LeafProof, ProofRepository } from "./proof-repository.js";
 
 /** A stamp's cryptographic proof, in the terms of the gRPC `Proof` message (hex strings). */
 export interface StampProof {
@@ -23,38 +27,62 @@ export interface StampProof {
   chainAnchor: string;
 }
 
-/** What is live about a stamp: its anchors' states and its proof once its batch is sealed. */
+/**
+ * What is live about a stamp: its anchors' states, whether its batch is sealed and logged (the
+ * trust score's evidence, sdk/src/verify/trust.ts) and its proof once its batch is sealed.
+ */
 export interface StampEvidence {
   anchors: AnchorState[];
+  sealed: boolean;
+  logged: boolean;
   proof: StampProof | null;
 }
 
-/** Reads a stamp's evidence from the proof and anchor records. */
+/** Reads a stamp's evidence from the proof, anchor and log records. */
 export class StampEvidenceSource {
   constructor(
     private readonly proofs: ProofRepository,
     private readonly anchors: AnchorRepository,
+    private readonly log: Pick<LogRepository, "latestCheckpoint">,
     private readonly availability: AnchorAvailability,
   ) {}
+
+  /** The evidence of a stamp just made, read from nothing: no batch holds it yet. */
+  initial(stamp: StoredStamp): StampEvidence {
+    return initialEvidence(stamp, this.availability);
+  }
 
   async of(stamp: StoredStamp): Promise<StampEvidence> {
     const leaf = await this.proofs.proofOf(stamp.id);
     const requested = stamp.document.anchors;
-    // Only the records of requested types are ever read: a stamp that requested none needs none.
-    const records = leaf && requested.length > 0 ? await this.anchors.forBatch(leaf.batch.id) : [];
+    const records = leaf ? await this.anchors.forBatch(leaf.batch.id) : [];
     const anchors = requested.map((type) =>
       this.state(
         type,
         records.find((r) => r.type === type),
       ),
     );
-    if (!leaf) return { anchors, proof: null };
+    if (!leaf) return { anchors, sealed: false, logged: false, proof: null };
+    if (!sealsThisDocument(stamp, leaf)) {
+      // The stored document was changed after sealing: the batch and its anchors are about
+      // another document, as the SDK's offline check of the proof would find (stamp-proof.ts).
+      const reason = "the stored stamp is not the document its batch sealed";
+      return {
+        anchors: requested.map((type): AnchorState => ({ type, status: "failed", reason })),
+        sealed: false,
+        logged: false,
+        proof: null,
+      };
+    }
+    const logged = await this.logged(leaf.batch, records);
     const confirmed = records
       .filter((r) => r.status === "confirmed" && requested.includes(r.type))
       .sort((a, b) => a.confirmedAt!.getTime() - b.confirmedAt!.getTime());
     const chain = confirmed.filter((r) => r.type === "bitcoin" || r.type === "ethereum").pop();
     return {
       anchors,
+      sealed: true,
+      logged,
       proof: {
         batchId: leaf.batch.id,
         leafIndex: leaf.leafIndex,
@@ -79,9 +107,29 @@ export class StampEvidenceSource {
     }
     if (record?.status === "failed")
       return { type, status: "failed", reason: record.reason ?? "anchor failed" };
+    // Worked out on every read, so configuring the endpoint later turns it pending at once.
     const reason = this.availability[type];
-    return reason ? { type, status: "pending", reason } : { type, status: "pending" };
+    return reason ? { type, status: "unavailable", reason } : { type, status: "pending" };
+  }
+
+  /**
+   * Whether a signed checkpoint covers the batch root. When some stamp of the batch requested the
+   * `log` anchor, its record is that fact (so the anchor and the evidence never disagree);
+   * otherwise the latest checkpoint is asked.
+   */
+  private async logged(batch: Batch, records: readonly AnchorRecord[]): Promise<boolean> {
+    const record = records.find((r) => r.type === "log");
+    if (record) return record.status === "confirmed";
+    if (batch.logIndex === null) return false;
+    const checkpoint = await this.log.latestCheckpoint();
+    return checkpoint !== undefined && checkpoint.treeSize > batch.logIndex;
   }
 }
 
 const witness = (record: AnchorRecord) => `${record.type}:${record.reference}`;
+
+/** Whether the leaf's audit path leads from this stamp document, as stored now, to its batch root. */
+function sealsThisDocument(stamp: StoredStamp, leaf: LeafProof & { batch: Batch }): boolean {
+  const leafHash = merkle.leafHash(stampLeafData(stamp.document));
+  return merkle.verifyInclusion(leafHash, leaf.leafIndex, leaf.batch.treeSize, leaf.auditPath, leaf.batch.root);
+}

@@ -19,7 +19,7 @@ export function toStampResponse(view: StampView, baseUrl: string): StampResponse
     trust_threshold: document.trust_threshold,
     trust_met: view.trustMet,
     has_fingerprint: document.fingerprint !== null,
-    status: stamp.status,
+    status: view.status,
     anchors: view.anchors,
     verify_url: `${baseUrl}/verify/${stamp.id}`,
     stamp_json: document,

@@ -23,7 +23,12 @@ export function stampServices(
     clock: ctx.clock,
     events: ctx.events,
     fingerprinter,
-    evidence: new StampEvidenceSource(ctx.store.proofs, ctx.store.anchors, anchorAvailability(ctx.config)),
+    evidence: new StampEvidenceSource(
+      ctx.store.proofs,
+      ctx.store.anchors,
+      ctx.store.log,
+      anchorAvailability(ctx.config),
+    ),
   });
   return { identities, stamps };
 }

@@ -7,7 +7,7 @@ import { type ContentHash, formatContentHash, parseContentHash } from "../hashin
 import { hashStream } from "../hashing/hash-stream.js";
 import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
-import type { StampEvidence } from "../proofs/stamp-evidence.js";
+import type { StampEvidence, StampEvidenceSource } from "../proofs/stamp-evidence.js";
 import { type Annotations, normalizeAnnotations } from "./annotations.js";
 import type { BatchProgress } from "./batch-progress.js";
 import { type StampFingerprinter, tee } from "./fingerprinter.js";
@@ -81,7 +81,7 @@ export interface StampServiceDeps {
   /** The fingerprint engine; without it `generate_fp` answers 501. */
   fingerprinter?: StampFingerprinter;
   /** Live anchor states and batch proofs (server/proofs); without it every anchor reads pending. */
-  evidence?: { of(stamp: StoredStamp): Promise<StampEvidence> };
+  evidence?: Pick<StampEvidenceSource, "of" | "initial">;
 }
 
 interface IssueInput {
@@ -208,7 +208,7 @@ export class StampService {
     await this.deps.stamps.insertMany(stamps);
     for (const stamp of stamps) this.announce(stamp);
     let next = 0;
-    return results.map((r) => r ?? viewOf(stamps[next++]!));
+    return results.map((r) => r ?? this.newView(stamps[next++]!));
   }
 
   /** The stamp with its live state; 404 `stamp_not_found`. */
@@ -219,18 +219,26 @@ export class StampService {
 
   /** Verifies a stamp this service stores, optionally against the original document's hash. */
   async verifyById(id: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+    return (await this.inspect(id, options)).result;
+  }
+
+  /**
+   * The stamp's view and its verification from one reading of its evidence, so what a page or a
+   * call shows of both (status, anchors, score) cannot disagree.
+   */
+  async inspect(id: string, options: VerifyOptions = {}): Promise<{ view: StampView; result: VerifyResult }> {
     const stamp = await this.find(id);
-    const { anchors } = await this.evidenceOf(stamp);
-    return verifyStored(stamp, anchors, this.deps.signing.publicKey, options.contentHash);
+    const evidence = await this.evidenceOf(stamp);
+    const result = await verifyStored(stamp, evidence, this.deps.signing.publicKey, options.contentHash);
+    return { view: viewOf(stamp, evidence), result };
   }
 
   /** Verifies a stamp document as a third party holds it (any value: a bad one is reported, not thrown). */
   async verifyDocument(stampJson: unknown, options: VerifyOptions = {}): Promise<VerifyResult> {
-    const anchorsOf = async (stamp: StoredStamp) => (await this.evidenceOf(stamp)).anchors;
     return verifyDocument(
       stampJson,
       this.deps.stamps,
-      anchorsOf,
+      (stamp) => this.evidenceOf(stamp),
       this.deps.signing.publicKey,
       options.contentHash,
     );
@@ -238,6 +246,11 @@ export class StampService {
 
   private evidenceOf(stamp: StoredStamp): Promise<StampEvidence> {
     return this.deps.evidence?.of(stamp) ?? Promise.resolve(initialEvidence(stamp));
+  }
+
+  /** A stamp just made: no batch holds it yet, so its evidence is known without reading any. */
+  private newView(stamp: StoredStamp): StampView {
+    return viewOf(stamp, this.deps.evidence?.initial(stamp) ?? initialEvidence(stamp));
   }
 
   private async find(id: string): Promise<StoredStamp> {
@@ -324,7 +337,7 @@ export class StampService {
   private async commit(stamp: StoredStamp): Promise<StampView> {
     await this.deps.stamps.insert(stamp);
     this.announce(stamp);
-    return viewOf(stamp);
+    return this.newView(stamp);
   }
 
   /** The signed stamp, not yet stored. */

@@ -1,35 +1,50 @@
-import { trustScore } from "../../sdk/src/verify/trust.js";
+import { stampStatus, trustScore } from "../../sdk/src/verify/trust.js";
 import type { AnchorState } from "../../sdk/src/verify/types.js";
+import type { AnchorAvailability } from "../anchors/availability.js";
 import type { StampEvidence, StampProof } from "../proofs/stamp-evidence.js";
-import type { StoredStamp } from "./stamp-repository.js";
+import type { StampStatus, StoredStamp } from "./stamp-repository.js";
 
-/** A stored stamp with what is live about it: anchor states, trust score, proof (server/proofs). */
+/**
+ * A stored stamp with what is live about it: anchor states, status, trust score, proof
+ * (server/proofs). Status and score are worked out from the evidence on every read, never taken
+ * from storage, so stamps stored under an earlier rule are judged by the current one.
+ */
 export interface StampView {
   stamp: StoredStamp;
   anchors: AnchorState[];
+  status: StampStatus;
   trustScore: number;
   trustMet: boolean;
   /** The Merkle batch proof (gRPC `Proof`); null while the stamp is pending. */
   proof: StampProof | null;
 }
 
-/** The evidence of a stamp no batch holds yet: every requested anchor pending, no proof. */
-export function initialEvidence(stamp: StoredStamp): StampEvidence {
-  return { anchors: stamp.document.anchors.map((type) => ({ type, status: "pending" })), proof: null };
+/**
+ * The evidence of a stamp no batch holds yet: each requested anchor pending, or `unavailable` with
+ * its reason when this deployment cannot provide it; not sealed, not logged, no proof.
+ */
+export function initialEvidence(stamp: StoredStamp, availability?: AnchorAvailability): StampEvidence {
+  const anchors = stamp.document.anchors.map((type): AnchorState => {
+    const reason = availability?.[type];
+    return reason ? { type, status: "unavailable", reason } : { type, status: "pending" };
+  });
+  return { anchors, sealed: false, logged: false, proof: null };
 }
 
 /** The view of a stamp this service issued: its own signatures are valid by construction. */
-export function viewOf(stamp: StoredStamp, evidence: StampEvidence = initialEvidence(stamp)): StampView {
-  const { anchors } = evidence;
+export function viewOf(stamp: StoredStamp, evidence: StampEvidence): StampView {
+  const { anchors, sealed, logged } = evidence;
   const score = trustScore({
     serviceSignature: true,
     authorSignature: stamp.document.author_public_key !== null,
-    hasFingerprint: stamp.document.fingerprint !== null,
+    sealed,
+    logged,
     anchors,
   });
   return {
     stamp,
     anchors,
+    status: stampStatus(sealed, anchors),
     trustScore: score,
     trustMet: score >= stamp.document.trust_threshold,
     proof: evidence.proof,

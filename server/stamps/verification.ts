@@ -4,47 +4,56 @@ import type { AnchorState, StampDocument, VerifyResult } from "../../sdk/src/ver
 import { merkle } from "../fingerprints/merkle.js";
 import type { ContentHash } from "../hashing/algorithms.js";
 import { verifyEd25519 } from "../keys/ed25519.js";
+import type { StampEvidence } from "../proofs/stamp-evidence.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
 
-/** The live anchor states of a stored stamp (server/proofs/stamp-evidence.ts). */
-export type AnchorLookup = (stamp: StoredStamp) => Promise<AnchorState[]>;
+/** The live evidence of a stored stamp (server/proofs/stamp-evidence.ts). */
+export type EvidenceLookup = (stamp: StoredStamp) => Promise<StampEvidence>;
 
 const NOT_RECORDED = "stamp not recorded by this deployment";
 
 /**
  * The server side of verification: the SDK's checkStamp (one definition of a valid stamp) with
- * node:crypto signatures, this deployment's key as the only trusted service key, and anchor states
- * from this deployment's records.
+ * node:crypto signatures, this deployment's key as the only trusted service key, and anchor states,
+ * sealing and log inclusion from this deployment's records.
  */
 export function verifyStored(
   stamp: StoredStamp,
-  anchors: AnchorState[],
+  evidence: StampEvidence,
   serviceKey: string,
   content?: ContentHash,
 ): Promise<VerifyResult> {
   return checkStamp(stamp.document, {
     ...serverChecks(serviceKey, content),
-    anchorStates: () => anchors,
+    anchorStates: () => evidence.anchors,
+    batchEvidence: () => evidence,
   });
 }
 
 /**
- * A document as a third party holds it. Its anchors are this deployment's records only when it is,
- * byte for byte in canonical form, a stamp this deployment issued; otherwise they are `failed`.
+ * A document as a third party holds it. Its evidence is this deployment's records only when it is,
+ * byte for byte in canonical form, a stamp this deployment issued; otherwise its anchors are
+ * `failed` and it is neither sealed nor logged here.
  */
 export function verifyDocument(
   stampJson: unknown,
   stamps: Pick<StampRepository, "get">,
-  anchorsOf: AnchorLookup,
+  evidenceOf: EvidenceLookup,
   serviceKey: string,
   content?: ContentHash,
 ): Promise<VerifyResult> {
+  // checkStamp asks for anchors, then for the batch evidence: one lookup serves both.
+  let recorded: Promise<StampEvidence> | undefined;
+  const lookup = (document: StampDocument) =>
+    (recorded ??= stamps
+      .get(document.stamp_id)
+      .then((stored) =>
+        stored && sameDocument(stored.document, document) ? evidenceOf(stored) : unrecorded(document),
+      ));
   return checkStamp(stampJson, {
     ...serverChecks(serviceKey, content),
-    anchorStates: async (document) => {
-      const stored = await stamps.get(document.stamp_id);
-      return stored && sameDocument(stored.document, document) ? anchorsOf(stored) : unrecorded(document);
-    },
+    anchorStates: async (document) => (await lookup(document)).anchors,
+    batchEvidence: lookup,
   });
 }
 
@@ -60,5 +69,9 @@ function serverChecks(serviceKey: string, content: ContentHash | undefined) {
 
 const sameDocument = (a: StampDocument, b: StampDocument) => jcs(a) === jcs(b);
 
-const unrecorded = (document: StampDocument): AnchorState[] =>
-  document.anchors.map((type) => ({ type, status: "failed", reason: NOT_RECORDED }));
+const unrecorded = (document: StampDocument): StampEvidence => ({
+  anchors: document.anchors.map((type): AnchorState => ({ type, status: "failed", reason: NOT_RECORDED })),
+  sealed: false,
+  logged: false,
+  proof: null,
+});

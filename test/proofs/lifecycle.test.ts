@@ -26,8 +26,9 @@ describe("stamp status lifecycle", () => {
     expect(stamp.anchors).toEqual([
       { type: "log", status: "confirmed", reference: "0", confirmed_at: "2026-03-01T12:00:00.000Z" },
     ]);
-    // service 1 + confirmed anchor 3
-    expect(stamp.trust_score).toBe(4);
+    // service 1 + sealed 1 + in the log 3 (the confirmed log anchor)
+    expect(stamp.trust_score).toBe(5);
+    expect(stamp.trust_met).toBe(true);
     const types = events.filter((e) => e.type !== "stamp_created").map((e) => e.type);
     expect(types).toEqual(["stamp_confirmed", "stamp_anchored"]);
     const confirmed = events.find((e) => e.type === "stamp_confirmed")!;
@@ -43,30 +44,33 @@ describe("stamp status lifecycle", () => {
     });
   });
 
-  it("keeps an anchor without an endpoint pending with its reason, and anchors on the others", async () => {
+  // Before issue #22 these anchors read `pending` forever, counted +1 each, and the stamp read
+  // `anchored` once the log confirmed: all three overstated what this deployment had done.
+  it("reports an anchor without an endpoint unavailable with its reason: no points, not anchored", async () => {
     running = await startProofService();
     const { svc, tick } = running;
     const { id } = await stampHash(svc, ["log", "bitcoin", "ethereum"]);
     await tick();
     const stamp = await getJson<StampResponse>(svc, `/stamps/${id}`);
-    expect(stamp.status).toBe("anchored");
+    expect(stamp.status).toBe("confirmed");
     expect(stamp.anchors.slice(1)).toEqual([
       {
         type: "bitcoin",
-        status: "pending",
+        status: "unavailable",
         reason: "no OpenTimestamps calendar configured (OTS_CALENDAR_URLS)",
       },
       {
         type: "ethereum",
-        status: "pending",
+        status: "unavailable",
         reason: "no Ethereum node configured (ETHEREUM_RPC_URL and ETHEREUM_FROM)",
       },
     ]);
     const verified = await (await fetch(`${svc.baseUrl}/stamps/${id}/verify`, { method: "POST" })).json();
     expect(verified as VerifyResponse).toMatchObject({
       confirmed_anchors: 1,
-      pending_anchors: 2,
-      trust_score: 1 + 3 + 1 + 1,
+      pending_anchors: 0,
+      // service 1 + sealed 1 + logged 3; the unavailable anchors nothing
+      trust_score: 1 + 1 + 3,
     });
   });
 

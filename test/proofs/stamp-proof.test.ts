@@ -70,9 +70,13 @@ describe("GET /stamps/{id}/proof, verified offline", () => {
 
   it("lets verifyStamp confirm the log anchor offline", async () => {
     const pending = await verifyStamp(stamp.stamp_json);
-    expect(pending).toMatchObject({ pending_anchors: 1, confirmed_anchors: 0, trust_score: 2 });
+    // Offline without a proof only the signature is evidence (a pending anchor proves nothing).
+    expect(pending).toMatchObject({ pending_anchors: 1, confirmed_anchors: 0, trust_score: 1 });
+    expect(pending.details).toMatchObject({ sealed: false, logged: false });
     const proven = await verifyStamp(stamp.stamp_json, { proof, trustedLogKeys: [log.verifier_key] });
-    expect(proven).toMatchObject({ is_valid: true, confirmed_anchors: 1, trust_score: 4 });
+    // service 1 + sealed 1 + logged 3
+    expect(proven).toMatchObject({ is_valid: true, confirmed_anchors: 1, trust_score: 5 });
+    expect(proven.details).toMatchObject({ sealed: true, logged: true });
     expect(proven.details.anchors[0]).toMatchObject({ type: "log", status: "confirmed", reference: "1" });
     const forged = clone(proof);
     forged.batch.root = "11".repeat(32);

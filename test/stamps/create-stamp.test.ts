@@ -47,21 +47,29 @@ describe("POST /stamps", () => {
     expect(stamp.stamp_json.service_public_key).toBe(svc.service.ctx.keys.signing.publicKey);
   });
 
+  // At creation only the service signature is evidence: requested anchors are pending, or
+  // unavailable on this default deployment (no TSA_URL), and add nothing.
   it.each([
-    ["casual", ["log"], 2, 2],
-    ["standard", ["log", "rfc3161"], 5, 3],
-  ])(
-    "preset %s fills anchors and threshold (score: service 1 + pending anchors)",
-    async (preset, anchors, threshold, score) => {
-      const stamp = await createStamp(svc, "x", { preset });
-      expect(stamp).toMatchObject({
-        anchors_requested: anchors,
-        trust_threshold: threshold,
-        trust_score: score,
-      });
-      expect(stamp.stamp_json.preset).toBe(preset);
-    },
-  );
+    ["casual", ["log"], 2, [{ type: "log", status: "pending" }]],
+    [
+      "standard",
+      ["log", "rfc3161"],
+      5,
+      [
+        { type: "log", status: "pending" },
+        { type: "rfc3161", status: "unavailable", reason: "no time-stamp authority configured (TSA_URL)" },
+      ],
+    ],
+  ])("preset %s fills anchors and threshold (score: the service signature 1)", async (preset, anchors, threshold, states) => {
+    const stamp = await createStamp(svc, "x", { preset });
+    expect(stamp).toMatchObject({
+      anchors_requested: anchors,
+      trust_threshold: threshold,
+      trust_score: 1,
+      anchors: states,
+    });
+    expect(stamp.stamp_json.preset).toBe(preset);
+  });
 
   it("explicit fields override the preset; anchors replace its list, deduplicated, spaces ignored", async () => {
     const stamp = await createStamp(svc, "x", {
@@ -73,8 +81,8 @@ describe("POST /stamps", () => {
     expect(stamp).toMatchObject({
       anchors_requested: ["bitcoin", "log"],
       trust_threshold: 3,
-      trust_score: 3,
-      trust_met: true,
+      trust_score: 1,
+      trust_met: false,
     });
     expect(stamp.stamp_json.document.version).toBe("2.1.0");
   });
@@ -103,9 +111,9 @@ describe("POST /stamps", () => {
     expect((await res.json()).code).toBe("validation_failed");
   });
 
-  it("generate_fp stores a fingerprint the document commits to (+1 trust), served by the shadow endpoint", async () => {
+  it("generate_fp stores a fingerprint the document commits to (no trust: it proves nothing of time or origin), served by the shadow endpoint", async () => {
     const stamp = await createStamp(svc, "fingerprinted ".repeat(500), { preset: "archival" });
-    expect(stamp).toMatchObject({ has_fingerprint: true, trust_score: 1 + 1 + 3, trust_threshold: 8 });
+    expect(stamp).toMatchObject({ has_fingerprint: true, trust_score: 1, trust_threshold: 8 });
     expect(stamp.stamp_json.fingerprint).toMatchObject({
       standard_hash: `sha3-256:${sha3("fingerprinted ".repeat(500))}`,
       merkle_root: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -145,8 +153,8 @@ describe("POST /stamps with identity_id", () => {
     expect(stamp.is_signed).toBe(true);
     expect(stamp.author_public_key).toMatch(new RegExp(`^ed25519:${identityId}[0-9a-f]{48}$`));
     expect(stamp.stamp_json.signatures.author).toMatch(/^[0-9a-f]{128}$/);
-    expect(stamp.trust_score).toBe(1 + 2 + 2);
-    expect(stamp.trust_met).toBe(true);
+    expect(stamp.trust_score).toBe(1 + 2);
+    expect(stamp.trust_met).toBe(false);
   });
 
   it("answers 401 without a key, 404 for an unknown identity, 403 for another account's identity", async () => {

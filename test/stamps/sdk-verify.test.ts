@@ -105,14 +105,15 @@ describe("verifyStamp, offline", () => {
     expect(result).toMatchObject({ is_valid: false, details: { format: "invalid" } });
   });
 
-  it("uses anchor states when given (e.g. from GET /stamps/{id}): confirmed anchors count 3", async () => {
+  it("uses anchor states when given (e.g. from GET /stamps/{id}): a confirmed log anchor is the log inclusion (+3), a pending one nothing", async () => {
     const result = await verifyStamp(signed.stamp_json, {
       anchors: [
         { type: "log", status: "confirmed", reference: "17", confirmed_at: "2026-01-01T00:00:00.000Z" },
         { type: "rfc3161", status: "pending" },
       ],
     });
-    expect(result).toMatchObject({ trust_score: 1 + 2 + 3 + 1, confirmed_anchors: 1, pending_anchors: 1 });
+    expect(result).toMatchObject({ trust_score: 1 + 2 + 3, confirmed_anchors: 1, pending_anchors: 1 });
+    expect(result.details).toMatchObject({ sealed: false, logged: true });
   });
 });
 

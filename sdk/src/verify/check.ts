@@ -28,6 +28,14 @@ export interface CheckOptions {
   trustedKeysOwner?: string;
   /** The current state of each anchor; absent: every requested anchor is reported `pending`. */
   anchorStates?(document: StampDocument): AnchorState[] | Promise<AnchorState[]>;
+  /** Whether the stamp is sealed in a signed batch and that batch logged; absent: neither is known. */
+  batchEvidence?(document: StampDocument): BatchEvidence | Promise<BatchEvidence>;
+}
+
+/** What is proven about a stamp's proof batch (`details.sealed`, `details.logged`). */
+export interface BatchEvidence {
+  sealed: boolean;
+  logged: boolean;
 }
 
 /** Verifies a parsed stamp document; never throws for a bad document, it reports it. */
@@ -46,11 +54,16 @@ export async function checkStamp(stamp: unknown, options: CheckOptions): Promise
   for (const anchor of anchors) {
     if (anchor.status === "failed") failures.push(`anchor ${anchor.type}: ${anchor.reason}`);
   }
+  const batch = (await options.batchEvidence?.(document)) ?? { sealed: false, logged: false };
+  const { sealed } = batch;
+  // A confirmed `log` anchor is the log inclusion itself: the two always read the same.
+  const logged = batch.logged || anchors.some((a) => a.type === "log" && a.status === "confirmed");
   const signature_valid = service_signature === "valid" && author_signature !== "invalid";
   const trust_score = trustScore({
     serviceSignature: service_signature === "valid",
     authorSignature: author_signature === "valid",
-    hasFingerprint: document.fingerprint !== null,
+    sealed,
+    logged,
     anchors,
   });
   return {
@@ -62,7 +75,16 @@ export async function checkStamp(stamp: unknown, options: CheckOptions): Promise
     trust_met: trust_score >= document.trust_threshold,
     confirmed_anchors: anchors.filter((a) => a.status === "confirmed").length,
     pending_anchors: anchors.filter((a) => a.status === "pending").length,
-    details: { format: "valid", service_signature, author_signature, content_hash, anchors, failures },
+    details: {
+      format: "valid",
+      service_signature,
+      author_signature,
+      content_hash,
+      sealed,
+      logged,
+      anchors,
+      failures,
+    },
   };
 }
 
@@ -179,6 +201,8 @@ export function invalidFormat(stamp: unknown, problem: string): VerifyResult {
       service_signature: "invalid",
       author_signature: "invalid",
       content_hash: "not_checked",
+      sealed: false,
+      logged: false,
       anchors: [],
       failures: [`format: not a ${STAMP_FORMAT} document: ${problem}`],
     },

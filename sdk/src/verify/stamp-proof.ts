@@ -137,22 +137,33 @@ function safe(check: () => boolean): boolean {
   }
 }
 
+/** What a stamp's proof shows offline: its anchor states and whether it is sealed and logged. */
+export interface ProofEvidence {
+  anchors: AnchorState[];
+  /** Leaf, audit path and batch signature hold. */
+  sealed: boolean;
+  /** Sealed, and the root's inclusion in a checkpoint signed by a trusted log key holds. */
+  logged: boolean;
+}
+
 /**
- * Anchor states of a stamp as far as its proof shows them offline: when the proof fails, every
+ * The evidence of a stamp as far as its proof shows it offline: when the proof fails, every
  * anchor is `failed` (the states are about some other batch); when it holds, the `log` anchor is
  * confirmed by the verified inclusion (with `trustedLogKeys`), the others are as the service
  * reported them in the proof.
  */
-export async function anchorsFromProof(
+export async function proofEvidence(
   stamp: StampDocument,
   proof: StampProof,
   options: VerifyProofOptions,
-): Promise<AnchorState[]> {
+): Promise<ProofEvidence> {
   const check = await verifyStampProof(stamp, proof, options);
-  return stamp.anchors.map((type): AnchorState => {
+  const sealed = check.leaf === "valid" && check.merkle === "valid" && check.batch_signature === "valid";
+  const logged = sealed && check.log === "valid";
+  const anchors = stamp.anchors.map((type): AnchorState => {
     if (!check.valid) return { type, status: "failed", reason: `proof: ${check.failures[0]}` };
     const reported = proof.anchors.find((a) => a.type === type) ?? { type, status: "pending" };
-    if (type !== "log" || check.log !== "valid") return reported;
+    if (type !== "log" || !logged) return reported;
     return {
       type,
       status: "confirmed",
@@ -160,4 +171,5 @@ export async function anchorsFromProof(
       confirmed_at: reported.confirmed_at ?? proof.batch.sealed_at,
     };
   });
+  return { anchors, sealed, logged };
 }

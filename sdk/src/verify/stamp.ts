@@ -4,8 +4,8 @@ import { checkStamp, invalidFormat } from "./check.js";
 import { digestDocument } from "./digest.js";
 import { isStampDocument } from "./format.js";
 import { DuplicateMemberError, parseIJson } from "./i-json.js";
-import { anchorsFromProof, type StampProof } from "./stamp-proof.js";
-import type { AnchorState, VerifyResult } from "./types.js";
+import { type ProofEvidence, proofEvidence, type StampProof } from "./stamp-proof.js";
+import type { AnchorState, StampDocument, VerifyResult } from "./types.js";
 
 export interface VerifyStampOptions {
   /** The original document; its hash is compared with the stamp's (`details.content_hash`). */
@@ -23,8 +23,10 @@ export interface VerifyStampOptions {
   anchors?: AnchorState[];
   /**
    * The stamp's proof (`GET /stamps/{id}/proof`): checked offline (verifyStampProof), it decides the
-   * anchor states instead of `anchors`. With `trustedLogKeys` its log inclusion confirms the `log`
-   * anchor; a proof that does not hold makes every anchor `failed`.
+   * anchor states instead of `anchors`, and whether the stamp is sealed in a signed batch
+   * (`details.sealed`). With `trustedLogKeys` its log inclusion makes it `logged` and confirms the
+   * `log` anchor; a proof that does not hold makes every anchor `failed`. Without a proof neither
+   * is known offline, so the trust score counts the signatures and the given anchors only.
    */
   proof?: StampProof;
   /** Log verifier keys (`GET /log` `verifier_key`) for `proof`. */
@@ -55,13 +57,17 @@ export async function verifyStamp(
         }
       : null;
   const { anchors, proof } = options;
+  // One check of the proof serves both the anchor states and the batch evidence.
+  let checked: Promise<ProofEvidence> | undefined;
+  const fromProof = (document: StampDocument) => (checked ??= proofEvidence(document, proof!, options));
   return checkStamp(stamp, {
     verifySignature: verifyEd25519,
     content,
     trustedServiceKeys: options.trustedServiceKeys,
     anchorStates: proof
-      ? (document) => anchorsFromProof(document, proof, options)
+      ? async (document) => (await fromProof(document)).anchors
       : anchors && (() => anchors),
+    batchEvidence: proof ? fromProof : undefined,
   });
 }
 

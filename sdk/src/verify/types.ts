@@ -6,3 +6,4 @@ export type AnchorType = components["schemas"]["AnchorType"];
 export type HashAlgorithm = components["schemas"]["HashAlgorithm"];
 export type VerifyResult = components["schemas"]["VerifyResponse"];
 export type VerifyDetails = components["schemas"]["VerifyDetails"];
+export type StampStatus = components["schemas"]["StampStatus"];
