@@ -6,8 +6,8 @@ import type { AnchorAvailability } from "../anchors/availability.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { LogRepository } from "../log/log-repository.js";
 import type { StoredStamp } from "../stamps/stamp-repository.js";
-import { initialEvidence } from "../stamps/stamp-view.js";
 import type { AnchorType } from "../stamps/stamp-settings.js";
+import { initialEvidence } from "../stamps/stamp-view.js";
 import type { Batch, LeafProof, ProofRepository } from "./proof-repository.js";
 
 /** A stamp's cryptographic proof, in the terms of the gRPC `Proof` message (hex strings). */
@@ -131,5 +131,11 @@ const witness = (record: AnchorRecord) => `${record.type}:${record.reference}`;
 /** Whether the leaf's audit path leads from this stamp document, as stored now, to its batch root. */
 function sealsThisDocument(stamp: StoredStamp, leaf: LeafProof & { batch: Batch }): boolean {
   const leafHash = merkle.leafHash(stampLeafData(stamp.document));
-  return merkle.verifyInclusion(leafHash, leaf.leafIndex, leaf.batch.treeSize, leaf.auditPath, leaf.batch.root);
+  return merkle.verifyInclusion(
+    leafHash,
+    leaf.leafIndex,
+    leaf.batch.treeSize,
+    leaf.auditPath,
+    leaf.batch.root,
+  );
 }

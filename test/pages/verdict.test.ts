@@ -55,9 +55,21 @@ const unavailable: AnchorState = {
 const cases: [name: string, given: VerifyResult, want: { kind: VerdictKind; headline: string }][] = [
   ["no anchors, sealed and logged: default threshold met", result(), { kind: "valid", headline: "Valid" }],
   ["all confirmed", result({}, [confirmed, tsa]), { kind: "valid", headline: "Valid" }],
-  ["not sealed yet", result({ sealed: false, logged: false }), { kind: "pending", headline: "Valid, evidence pending" }],
-  ["sealed, not logged yet", result({ logged: false }), { kind: "pending", headline: "Valid, evidence pending" }],
-  ["an anchor pending", result({}, [confirmed, pending]), { kind: "pending", headline: "Valid, evidence pending" }],
+  [
+    "not sealed yet",
+    result({ sealed: false, logged: false }),
+    { kind: "pending", headline: "Valid, evidence pending" },
+  ],
+  [
+    "sealed, not logged yet",
+    result({ logged: false }),
+    { kind: "pending", headline: "Valid, evidence pending" },
+  ],
+  [
+    "an anchor pending",
+    result({}, [confirmed, pending]),
+    { kind: "pending", headline: "Valid, evidence pending" },
+  ],
   [
     "an anchor unavailable",
     result({ threshold: 8 }, [confirmed, unavailable]),
@@ -119,7 +131,11 @@ describe("statusText", () => {
   it.each<[string, Parameters<typeof statusText>, string]>([
     ["pending", ["pending", [pending]], "Pending (not yet in a signed batch)"],
     ["no anchors", ["confirmed", []], "Confirmed (in a signed batch; no anchors were requested)"],
-    ["anchors pending", ["confirmed", [confirmed, pending]], "Confirmed (in a signed batch; anchors pending)"],
+    [
+      "anchors pending",
+      ["confirmed", [confirmed, pending]],
+      "Confirmed (in a signed batch; anchors pending)",
+    ],
     [
       "an anchor unavailable",
       ["confirmed", [confirmed, unavailable]],

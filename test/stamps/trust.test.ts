@@ -23,17 +23,33 @@ describe("trustScore", () => {
     ["in a signed log checkpoint", { logged: true }, 3],
     ["a default stamp at creation: the signature only", { serviceSignature: true }, 1],
     ["a default stamp once sealed and logged reaches the default threshold 5", defaultStamp, 5],
-    ["pending anchors prove nothing", { anchors: [anchor("rfc3161", "pending"), anchor("bitcoin", "pending")] }, 0],
-    ["an unavailable anchor adds nothing", { ...defaultStamp, anchors: [anchor("bitcoin", "unavailable")] }, 5],
+    [
+      "pending anchors prove nothing",
+      { anchors: [anchor("rfc3161", "pending"), anchor("bitcoin", "pending")] },
+      0,
+    ],
+    [
+      "an unavailable anchor adds nothing",
+      { ...defaultStamp, anchors: [anchor("bitcoin", "unavailable")] },
+      5,
+    ],
     ["a failed anchor adds nothing", { ...defaultStamp, anchors: [anchor("ethereum", "failed")] }, 5],
     ["a confirmed external anchor +3", { ...defaultStamp, anchors: [anchor("rfc3161", "confirmed")] }, 8],
-    ["a confirmed log anchor is the log inclusion, counted once", { ...defaultStamp, anchors: [anchor("log", "confirmed")] }, 5],
+    [
+      "a confirmed log anchor is the log inclusion, counted once",
+      { ...defaultStamp, anchors: [anchor("log", "confirmed")] },
+      5,
+    ],
     ["a confirmed log anchor alone shows the inclusion", { anchors: [anchor("log", "confirmed")] }, 3],
     [
       "the archival preset on a default deployment: only the log confirms",
       {
         ...defaultStamp,
-        anchors: [anchor("log", "confirmed"), anchor("rfc3161", "unavailable"), anchor("bitcoin", "unavailable")],
+        anchors: [
+          anchor("log", "confirmed"),
+          anchor("rfc3161", "unavailable"),
+          anchor("bitcoin", "unavailable"),
+        ],
       },
       5,
     ],
@@ -51,7 +67,11 @@ describe("trustScore", () => {
   });
 
   it("lists each piece of evidence with its points, summing to the score", () => {
-    const evidence = { ...none, ...defaultStamp, anchors: [anchor("log", "confirmed"), anchor("bitcoin", "pending")] };
+    const evidence = {
+      ...none,
+      ...defaultStamp,
+      anchors: [anchor("log", "confirmed"), anchor("bitcoin", "pending")],
+    };
     const items = trustItems(evidence);
     expect(items.map((i) => [i.evidence, i.points, i.earned])).toEqual([
       ["Service signature", 1, true],
@@ -74,6 +94,11 @@ describe("stampStatus", () => {
     ["sealed, an anchor failed", true, ["confirmed", "failed"], "confirmed"],
     ["sealed, every anchor confirmed", true, ["confirmed", "confirmed"], "anchored"],
   ])("%s: %s", (_name, sealed, statuses, want) => {
-    expect(stampStatus(sealed, statuses.map((status) => ({ status })))).toBe(want);
+    expect(
+      stampStatus(
+        sealed,
+        statuses.map((status) => ({ status })),
+      ),
+    ).toBe(want);
   });
 });
