@@ -188,7 +188,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Find stamps by document hash
+         * @description Lists the stamps of one document hash, newest first (by `created_at`, then `stamp_id`, both
+         *     descending), a page at a time: "was this file stamped, and when?" without knowing a stamp
+         *     id. Served by an index on (algorithm, digest, stamp id): a page costs the same whatever the
+         *     number of stamps stored.
+         *
+         *     Public, like the index of a transparency log: anyone may search, with or without a key, and
+         *     sees every matching stamp, whichever account made it. A hash lookup reveals that a document
+         *     with that hash was stamped, when, and the stamp ids; a stamp is readable by its id anyway
+         *     (`GET /stamps/{stamp_id}`, the verification page) and every new stamp's id, hash and
+         *     metadata are published on the public WebSocket channel `all_stamps`. Whoever can guess a
+         *     document (a short or formulaic text) can confirm that it was stamped: see SECURITY.md.
+         *
+         *     The algorithm is part of the hash: `sha256:<hex>` finds only stamps made with SHA-256 of
+         *     that digest. Charged like the other reads of `/stamps` (weight 2.0). No match is a 200
+         *     with no items, not a 404.
+         */
+        get: operations["searchStamps"];
         put?: never;
         /**
          * Stamp a document
@@ -1075,6 +1093,11 @@ export interface components {
          * @example a1bcb54d9b8e55957e911c206b72148f40f1f3edea4360777d24cc1b0cde15b7
          */
         Digest: string;
+        /**
+         * @description A document hash with its algorithm, `<algorithm>:<hex digest>`: `sha3-256`, `sha256` or `blake3` and 64 hex digits (either case in requests, lower case in answers).
+         * @example sha3-256:a1bcb54d9b8e55957e911c206b72148f40f1f3edea4360777d24cc1b0cde15b7
+         */
+        ContentHash: string;
         /** @description A 64-byte Ed25519 signature in lowercase hex. */
         Signature: string;
         /**
@@ -1447,6 +1470,26 @@ export interface components {
             verify_url: string;
             stamp_json: components["schemas"]["StampDocument"];
         };
+        /** @description One page of the stamps of a document hash (`GET /stamps?hash=`), newest first. More pages follow while `next_cursor` is not null: pass it as `cursor`. */
+        StampSearchPage: {
+            /** @description The hash searched for, `<algorithm>:<lower-case hex digest>`. */
+            hash: string;
+            items: components["schemas"]["StampSearchItem"][];
+            limit: number;
+            /** @description The `cursor` of the next page (the last stamp id of this one), or null on the last page. */
+            next_cursor: components["schemas"]["StampId"] | null;
+        };
+        /** @description A stamp of the searched hash. The whole stamp, with its status, anchors and trust score, is `GET /stamps/{stamp_id}`. */
+        StampSearchItem: {
+            stamp_id: components["schemas"]["StampId"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: uri
+             * @description The public verification page, `<SERVICE_BASE_URL>/verify/<stamp_id>`.
+             */
+            verify_url: string;
+        };
         /**
          * @description The stamp document (`stampd.stamp/v1`) a third party verifies offline.
          *
@@ -1611,6 +1654,64 @@ export interface components {
             first_root: components["schemas"]["Digest"];
             second_root: components["schemas"]["Digest"];
             proof: components["schemas"]["Digest"][];
+        };
+        /**
+         * @description A proof bundle (`<name>.stampd.json`): everything a client gathered about one stamp, kept
+         *     in a file to verify the stamp later without this service (`stampd stamp --out`,
+         *     `stampd upgrade`, `stampd verify FILE DOC --offline`, `stampd info`; the SDK's
+         *     `fetchProofBundle`, `verifyProofBundle`). It is not an API payload: no operation takes or
+         *     returns it. Each part is what an operation answered, unchanged, so it verifies as it did
+         *     when fetched; a part not yet available is null and is filled in by an upgrade.
+         *
+         *     Offline, a verifier checks: the document's hash against `stamp.stamp_json` and its
+         *     service (and author) signatures; `proof` (leaf, audit path, batch signature); the batch
+         *     root's inclusion in `proof.log.checkpoint`, whose signature is checked with
+         *     `log.verifier_key` (or a key the user pins); `log.consistency` between
+         *     `log.previous_checkpoint` and that checkpoint; `timestamp.token` (RFC 3161: imprint = the
+         *     document hash, CMS signature, TSA certificate issued by `timestamp.ca_pem` or a pinned CA).
+         *     The keys and CA held in the bundle are those the service presented when it was saved:
+         *     pinning them is the verifier's choice.
+         */
+        ProofBundle: {
+            /**
+             * @description The bundle format and version; a reader refuses a format it does not know.
+             * @constant
+             */
+            format: "stampd.bundle/v1";
+            /**
+             * Format: date-time
+             * @description When the bundle was last written (by a stamp or an upgrade).
+             */
+            saved_at: string;
+            /**
+             * Format: uri
+             * @description The REST base URL the parts came from; an upgrade asks it again.
+             */
+            service_url: string;
+            /** @description `GET /stamps/{stamp_id}` as of `saved_at`: the signed `stamp_json` and the anchor evidence (states, references, times). */
+            stamp: components["schemas"]["StampResponse"];
+            /** @description `GET /stamps/{stamp_id}/proof`, or null while the stamp is pending. */
+            proof: components["schemas"]["StampProof"] | null;
+            /** @description The transparency log's key and the history of the checkpoint held, or null before `proof.log` exists. */
+            log: components["schemas"]["ProofBundleLog"] | null;
+            /** @description The stamp as an RFC 3161 token of the service's TSA, or null (pending, or a BLAKE3 stamp). */
+            timestamp: components["schemas"]["ProofBundleTimestamp"] | null;
+        };
+        /** @description The log part of a `ProofBundle`. */
+        ProofBundleLog: {
+            /** @description `GET /log` `verifier_key` when the bundle was saved: checks the checkpoint signatures. */
+            verifier_key: string;
+            /** @description The checkpoint the bundle held before its last upgrade replaced it with a larger one, or null. */
+            previous_checkpoint: string | null;
+            /** @description `GET /log/consistency` from `previous_checkpoint`'s size to `proof.log.checkpoint`'s: the newer checkpoint extends the older one. Null with `previous_checkpoint`. */
+            consistency: components["schemas"]["LogConsistencyProof"] | null;
+        };
+        /** @description The RFC 3161 part of a `ProofBundle`. */
+        ProofBundleTimestamp: {
+            /** @description `GET /stamps/{stamp_id}/timestamp.tsr`: the DER `TimeStampResp`, base64 (standard alphabet, padded). */
+            token: string;
+            /** @description `GET /tsa/ca.pem` when the bundle was saved: the CA that issued the TSA certificate. */
+            ca_pem: string;
         };
         /** @description Optional multipart body of `POST /stamps/{stamp_id}/verify`. */
         VerifyStampForm: {
@@ -2846,6 +2947,64 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DashboardStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    searchStamps: {
+        parameters: {
+            query: {
+                /**
+                 * @description The document hash, `<algorithm>:<hex digest>` with algorithm `sha3-256`, `sha256` or `blake3` and 64 hex digits (either case; answers use lower case); the colon may be sent unencoded. Anything else answers 400 `validation_failed`.
+                 * @example sha3-256:a1bcb54d9b8e55957e911c206b72148f40f1f3edea4360777d24cc1b0cde15b7
+                 */
+                hash: components["schemas"]["ContentHash"];
+                /** @description Page size. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page (the last stamp id it listed): this page lists the stamps after it in the order above. Absent: the first page. */
+                cursor?: components["schemas"]["StampId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matching stamps (no items when the hash was never stamped). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "hash": "sha3-256:a1bcb54d9b8e55957e911c206b72148f40f1f3edea4360777d24cc1b0cde15b7",
+                     *       "items": [
+                     *         {
+                     *           "stamp_id": "stp_01JD3X7Q6V9M2K8T4R5N0B1C2D",
+                     *           "created_at": "2024-11-20T04:28:07.259Z",
+                     *           "verify_url": "http://localhost:8080/verify/stp_01JD3X7Q6V9M2K8T4R5N0B1C2D"
+                     *         },
+                     *         {
+                     *           "stamp_id": "stp_01JCZ2R7D3E4F5G6H7J8K9M0N1",
+                     *           "created_at": "2024-11-18T16:02:44.031Z",
+                     *           "verify_url": "http://localhost:8080/verify/stp_01JCZ2R7D3E4F5G6H7J8K9M0N1"
+                     *         }
+                     *       ],
+                     *       "limit": 2,
+                     *       "next_cursor": "stp_01JCZ2R7D3E4F5G6H7J8K9M0N1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StampSearchPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

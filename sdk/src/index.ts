@@ -23,6 +23,11 @@ export {
   StampdClient,
 } from "./client.js";
 export {
+  type CursorPage,
+  type CursorPageBody,
+  CursorPagePromise,
+} from "./core/cursor-pagination.js";
+export {
   APIConnectionError,
   APIError,
   APITimeoutError,
@@ -65,7 +70,7 @@ export {
   type WaitForOptions,
   type WaitUntil,
 } from "./resources/stamp-waiter.js";
-export type { CreateStampParams } from "./resources/stamps.js";
+export type { CreateStampParams, StampSearchQuery } from "./resources/stamps.js";
 export type { VaultListQuery } from "./resources/vault.js";
 export type { VerifyDocumentParams, VerifyStampParams } from "./resources/verify.js";
 export {

@@ -14,6 +14,8 @@ import {
   type HealthCheckRequest,
   type HealthCheckResponse,
   HealthCheckResponseSchema,
+  type SearchStampsRequest,
+  type SearchStampsResponse,
   type Stamp,
   StampService,
   HealthCheckResponse_ServingStatus as Status,
@@ -29,6 +31,7 @@ import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { Readiness } from "../health/readiness.js";
 import { BatchProgress } from "../stamps/batch-progress.js";
+import { StampSearch } from "../stamps/stamp-search.js";
 import type { StampService as Stamps } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 import { type Batch, newBatchId, stampBatch } from "./batch-stamping.js";
@@ -38,6 +41,7 @@ import { principalOf } from "./context-keys.js";
 import { healthServiceNames, unknownService } from "./health-service.js";
 import { readAhead } from "./read-ahead.js";
 import { requireBatchId, requireStampId, toHashStampRequest } from "./requests.js";
+import { toHashSearch, toSearchStampsResponse } from "./search-stamps.js";
 import { toStampMessage } from "./stamp-message.js";
 import { watchedStampIds } from "./stamp-watch.js";
 import { stampGroup } from "./stream-stamping.js";
@@ -49,6 +53,8 @@ const STREAM_PROGRESS_STEP = 100;
 
 export interface StampHandlersDeps {
   stamps: Stamps;
+  /** Search by document hash (public: the same answer for every caller). */
+  search: StampSearch;
   events: EventBus;
   limits: CallLimits;
   readiness: Readiness;
@@ -85,6 +91,12 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     const supplied = req.contentHash === "" ? undefined : parseContentHash(req.contentHash);
     const { view, result } = await this.deps.stamps.inspect(id, { contentHash: supplied });
     return verifyResponse(view.stamp, result, supplied);
+  }
+
+  /** Charged like GetStamp: one read of `/stamps`. */
+  async searchStamps(req: SearchStampsRequest, ctx: HandlerContext): Promise<SearchStampsResponse> {
+    await this.deps.limits.charge(principalOf(ctx), "stamp");
+    return toSearchStampsResponse(await this.deps.search.byHash(toHashSearch(req)));
   }
 
   /** Charged as one stamp per item (at least one), in a single all-or-nothing charge. */
@@ -179,6 +191,7 @@ export function stampHealthCheck(readiness: Readiness, req: HealthCheckRequest):
 export function stampService(ctx: AppContext, stamps: Stamps, readiness: Readiness) {
   const handlers = new StampHandlers({
     stamps,
+    search: new StampSearch(ctx.store.stamps),
     events: ctx.events,
     limits: new CallLimits(ctx.rateLimiter),
     readiness,

@@ -1,6 +1,8 @@
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
+import { formatContentHash, type HashAlgorithm } from "../hashing/algorithms.js";
 import type { PresetName } from "../presets/presets.js";
+import { DEFAULT_SEARCH_LIMIT, type HashSearch, type StampSearch } from "../stamps/stamp-search.js";
 import {
   type StampService,
   type UploadDigest,
@@ -14,8 +16,8 @@ import { sendJson } from "./handler.js";
 import { toStampResponse } from "./stamp-response.js";
 import { receiveUpload, type UploadOperation, uploadLimits } from "./uploads.js";
 
-/** POST /stamps and GET /stamps/{stamp_id}. */
-export function stampHandlers(ctx: AppContext, stamps: StampService): Handlers {
+/** POST /stamps, GET /stamps?hash= and GET /stamps/{stamp_id}. */
+export function stampHandlers(ctx: AppContext, stamps: StampService, search: StampSearch): Handlers {
   const baseUrl = publicBaseUrl(ctx.config);
   return {
     createStamp: async (req, res) => {
@@ -23,6 +25,20 @@ export function stampHandlers(ctx: AppContext, stamps: StampService): Handlers {
       const view = await receiveUpload(req, uploadLimits(ctx.config, true), stampUpload(stamps, accountId));
       res.setHeader("Location", `/stamps/${view.stamp.id}`);
       sendJson(res, "createStamp", 201, toStampResponse(view, baseUrl));
+    },
+    searchStamps: async (req, res) => {
+      const query = searchQuery(req.query as Record<string, string | undefined>);
+      const page = await search.byHash(query);
+      sendJson(res, "searchStamps", 200, {
+        hash: formatContentHash(page.hash),
+        items: page.matches.map((match) => ({
+          stamp_id: match.id,
+          created_at: match.createdAt,
+          verify_url: `${baseUrl}/verify/${match.id}`,
+        })),
+        limit: query.limit,
+        next_cursor: page.nextCursor,
+      });
     },
     getStamp: async (req, res) => {
       const view = await stamps.get(req.params.stamp_id as string);
@@ -64,6 +80,17 @@ function stampUpload(
         identityId: fields.identity_id,
         ...choicesOf(fields),
       }),
+  };
+}
+
+/** The query of GET /stamps, already checked against the spec (hash pattern, limit, cursor). */
+function searchQuery(query: Record<string, string | undefined>): HashSearch {
+  const hash = query.hash!;
+  const colon = hash.indexOf(":");
+  return {
+    hash: { algorithm: hash.slice(0, colon) as HashAlgorithm, hex: hash.slice(colon + 1).toLowerCase() },
+    limit: query.limit === undefined ? DEFAULT_SEARCH_LIMIT : Number(query.limit),
+    cursor: query.cursor,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { components } from "../../gen/openapi/types.js";
+import type { ContentHash } from "../hashing/algorithms.js";
 
 export type StampDocument = components["schemas"]["StampDocument"];
 export type StampStatus = components["schemas"]["StampStatus"];
@@ -19,6 +20,20 @@ export interface StoredStamp {
   fingerprint: unknown | null;
 }
 
+/** A stamp found by its document hash: what a search lists of it. */
+export interface HashMatch {
+  id: string;
+  /** RFC 3339, UTC, milliseconds (the stamp document's `created_at`). */
+  createdAt: string;
+}
+
+/** One page of a search by document hash. */
+export interface HashPage {
+  limit: number;
+  /** List the stamps after this id in the search's order (newest first); absent: from the newest. */
+  after?: string;
+}
+
 /** Stamps (`store.stamps`). */
 export interface StampRepository {
   /**
@@ -29,6 +44,11 @@ export interface StampRepository {
   /** Stores new stamps all or none (batch stamping), durably before resolving; grouped like insert. */
   insertMany(stamps: StoredStamp[]): Promise<void>;
   get(id: string): Promise<StoredStamp | undefined>;
+  /**
+   * The stamps of one algorithm and digest, newest first (descending id: ids are ULIDs, so that is
+   * descending creation time), at most `page.limit`. Served by the index of migration 0010.
+   */
+  findByHash(hash: ContentHash, page: HashPage): Promise<HashMatch[]>;
   /** Number of stamps signed by an identity. */
   countByIdentity(identityId: string): Promise<number>;
   /**

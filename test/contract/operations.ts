@@ -125,6 +125,24 @@ export const operations: Record<OperationId, OperationContract> = {
       },
     ],
   }),
+  searchStamps: op({
+    call: async (c, o) => {
+      const stamp = await c.fx.stamp();
+      return c.client.stamps.search({ hash: `${stamp.hash_algorithm}:${stamp.document_hash}` }, o);
+    },
+    check: async (b, c) => {
+      if (real(c)) expect(b.items.map((i) => i.stamp_id)).toContain((await c.fx.stamp()).stamp_id);
+    },
+    errors: [
+      {
+        name: "a malformed hash",
+        status: 400,
+        code: "validation_failed",
+        invalidRequest: true,
+        provoke: (c) => c.client.stamps.search({ hash: "md5:00" }),
+      },
+    ],
+  }),
   getStamp: op({
     call: async (c, o) => c.client.stamps.get((await c.fx.stamp()).stamp_id, o),
     check: async (b, c) => expect(b.stamp_id).toBe((await c.fx.stamp()).stamp_id),

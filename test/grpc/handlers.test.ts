@@ -31,6 +31,7 @@ import { StampHandlers } from "../../server/grpc/stamp-service.js";
 import { Readiness } from "../../server/health/readiness.js";
 import { createLogger } from "../../server/logger.js";
 import { stampServices } from "../../server/stamps/services.js";
+import { StampSearch } from "../../server/stamps/stamp-search.js";
 import { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import { testServiceKeys } from "../helpers/service-keys.js";
 import { sha256 } from "./fixture.js";
@@ -42,6 +43,7 @@ const events = new MemoryEventBus();
 const { stamps } = stampServices({ config, store, keys: testServiceKeys(), clock, events });
 const handlerDeps = {
   stamps,
+  search: new StampSearch(store.stamps),
   events,
   limits: new CallLimits(undefined),
   readiness: new Readiness(),

@@ -139,6 +139,7 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   getDashboardStats: "GET /dashboard/stats",
   getVerifyPage: "GET /verify/{stamp_id}",
   getWsStats: "GET /ws/stats",
+  searchStamps: "GET /stamps",
   createStamp: "POST /stamps",
   getStamp: "GET /stamps/{stamp_id}",
   getStampProof: "GET /stamps/{stamp_id}/proof",

@@ -1,4 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
+import { CursorPagePromise } from "../core/cursor-pagination.js";
 import { MultipartUpload, type UploadParams } from "../core/multipart.js";
 import type { RequestOptions } from "../core/request.js";
 import { APIResource, type ApiCore, type UploadOptions } from "../core/resource.js";
@@ -10,7 +11,17 @@ type Schemas = components["schemas"];
 /** `client.stamps.create()` parameters: the document and the optional stamp fields. */
 export type CreateStampParams = UploadParams<Schemas["CreateStampForm"]>;
 
-/** Stamps: create, read, and wait for their proof. */
+/** `client.stamps.search()` query: the document hash, page size, first cursor. */
+export interface StampSearchQuery {
+  /** `<algorithm>:<hex digest>`, e.g. `sha256:9f86…`; only stamps of that algorithm match. */
+  hash: string;
+  /** Stamps per page, 1 to 500 (default 50). */
+  limit?: number;
+  /** Start after this cursor (a page's `next_cursor`); absent: from the newest stamp. */
+  cursor?: string;
+}
+
+/** Stamps: create, read, find by document hash, and wait for their proof. */
 export class Stamps extends APIResource {
   /** `openSocket` gives `waitFor` a WebSocket; it throws when the runtime has no WebSocket class. */
   constructor(
@@ -38,6 +49,38 @@ export class Stamps extends APIResource {
       "GET",
       (init) => this.http.GET("/stamps/{stamp_id}", { ...init, params: { path: { stamp_id: stampId } } }),
       options,
+    );
+  }
+
+  /**
+   * `GET /stamps?hash=`: the stamps of a document hash, newest first. Public: every stamp of the
+   * hash, whoever made it. Await it for one page (`next_cursor` null on the last), or iterate every
+   * match across pages with `for await`. No match is an empty page, not an error.
+   *
+   * @example
+   * const page = await client.stamps.search({ hash: `sha256:${digest}` });
+   * if (page.items.length) console.log("last stamped", page.items[0].created_at);
+   * for await (const match of client.stamps.search({ hash: `sha256:${digest}`, limit: 100 })) {
+   *   console.log(match.stamp_id, match.created_at);
+   * }
+   */
+  search(
+    query: StampSearchQuery,
+    options?: RequestOptions,
+  ): CursorPagePromise<Schemas["StampSearchItem"], Schemas["StampSearchPage"]> {
+    const { cursor, ...rest } = query;
+    return new CursorPagePromise(
+      (at) =>
+        this.core.request(
+          "GET",
+          (init) =>
+            this.http.GET("/stamps", {
+              ...init,
+              params: { query: { ...rest, ...(at === undefined ? {} : { cursor: at }) } },
+            }),
+          options,
+        ),
+      cursor,
     );
   }
 

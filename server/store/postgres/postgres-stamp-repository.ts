@@ -1,7 +1,14 @@
 import type pg from "pg";
 import { jcs } from "../../../sdk/src/verify/jcs.js";
+import type { ContentHash } from "../../hashing/algorithms.js";
 import { stampLeafHash } from "../../proofs/stamp-leaf-hash.js";
-import type { StampRepository, StampStatus, StoredStamp } from "../../stamps/stamp-repository.js";
+import type {
+  HashMatch,
+  HashPage,
+  StampRepository,
+  StampStatus,
+  StoredStamp,
+} from "../../stamps/stamp-repository.js";
 import { GroupCommit } from "../group-commit.js";
 
 interface StampRow {
@@ -60,6 +67,21 @@ export class PostgresStampRepository implements StampRepository {
         fingerprint: row.fingerprint_json === null ? null : JSON.parse(row.fingerprint_json),
       }
     );
+  }
+
+  async findByHash(hash: ContentHash, page: HashPage): Promise<HashMatch[]> {
+    // Two statements rather than `$3 IS NULL OR id < $3`, which a generic plan could not bound.
+    const { rows } = await this.pool.query<{ id: string; created_at: Date }>(
+      page.after === undefined
+        ? `SELECT id, created_at FROM stamps WHERE document_hash = $1 AND hash_algorithm = $2
+           ORDER BY id DESC LIMIT $3`
+        : `SELECT id, created_at FROM stamps WHERE document_hash = $1 AND hash_algorithm = $2 AND id < $4
+           ORDER BY id DESC LIMIT $3`,
+      page.after === undefined
+        ? [hash.hex, hash.algorithm, page.limit]
+        : [hash.hex, hash.algorithm, page.limit, page.after],
+    );
+    return rows.map((row) => ({ id: row.id, createdAt: row.created_at.toISOString() }));
   }
 
   async countByIdentity(identityId: string): Promise<number> {

@@ -1,7 +1,14 @@
 import type Database from "better-sqlite3";
 import { jcs } from "../../../sdk/src/verify/jcs.js";
+import type { ContentHash } from "../../hashing/algorithms.js";
 import { stampLeafHash } from "../../proofs/stamp-leaf-hash.js";
-import type { StampRepository, StampStatus, StoredStamp } from "../../stamps/stamp-repository.js";
+import type {
+  HashMatch,
+  HashPage,
+  StampRepository,
+  StampStatus,
+  StoredStamp,
+} from "../../stamps/stamp-repository.js";
 import { GroupCommit } from "../group-commit.js";
 
 interface StampRow {
@@ -73,6 +80,15 @@ export class SqliteStampRepository implements StampRepository {
     );
   }
 
+  async findByHash(hash: ContentHash, page: HashPage): Promise<HashMatch[]> {
+    const rows = (
+      page.after === undefined
+        ? this.sql.findByHash.all(hash.hex, hash.algorithm, page.limit)
+        : this.sql.findByHashAfter.all(hash.hex, hash.algorithm, page.after, page.limit)
+    ) as { id: string; created_at: string }[];
+    return rows.map((row) => ({ id: row.id, createdAt: row.created_at }));
+  }
+
   async countByIdentity(identityId: string): Promise<number> {
     return (this.sql.countByIdentity.get(identityId) as { n: number }).n;
   }
@@ -129,6 +145,15 @@ function prepare(db: Database.Database) {
       }
     }),
     get: db.prepare("SELECT * FROM stamps WHERE id = ?"),
+    // Both read the index stamps_hash_search alone (migration 0010).
+    findByHash: db.prepare(
+      `SELECT id, created_at FROM stamps WHERE document_hash = ? AND hash_algorithm = ?
+       ORDER BY id DESC LIMIT ?`,
+    ),
+    findByHashAfter: db.prepare(
+      `SELECT id, created_at FROM stamps WHERE document_hash = ? AND hash_algorithm = ? AND id < ?
+       ORDER BY id DESC LIMIT ?`,
+    ),
     countByIdentity: db.prepare("SELECT count(*) AS n FROM stamps WHERE identity_id = ?"),
     count: db.prepare("SELECT total FROM stamp_count WHERE id = 1"),
   };

@@ -39,7 +39,8 @@
 //
 // One budget per client across REST, WebSocket and gRPC: each call is charged
 // the weight of the REST path it corresponds to. CreateStamp, GetStamp and
-// each StreamStamps request cost what `/stamps` costs (2.0); Verify what
+// each StreamStamps request cost what `/stamps` costs (2.0), and so does
+// SearchStamps (like REST `GET /stamps?hash=`); Verify what
 // `/verify` costs (1.0); starting a WatchStamps stream 1.0 (like opening a
 // WebSocket); BatchStamp 2.0 per item (at least one item's worth), charged in
 // one go before any item is stamped. HealthCheck is free. A call over the
@@ -143,6 +144,8 @@
 //                       Status messages quote at most the first 64
 //                       characters of a value the caller sent, then its
 //                       length: `unknown service "abc…" (70000 characters)`.
+//                       SearchStamps: page_size above 500, a malformed
+//                       page_token.
 //   NOT_FOUND           GetStamp / Verify for a stamp_id that matches no stamp;
 //                       HealthCheck for an unknown service name.
 //   UNAUTHENTICATED     a presented API key is malformed, unknown or revoked.
@@ -177,7 +180,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file svc/v1/stamp.proto.
  */
 export const file_svc_v1_stamp: GenFile = /*@__PURE__*/
-  fileDesc("ChJzdmMvdjEvc3RhbXAucHJvdG8SBnN2Yy52MSK6AgoFU3RhbXASCgoCaWQYASABKAkSFAoMY29udGVudF9oYXNoGAIgASgJEigKCWFsZ29yaXRobRgDIAEoDjIVLnN2Yy52MS5IYXNoQWxnb3JpdGhtEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIwoGc3RhdHVzGAUgASgOMhMuc3ZjLnYxLlN0YW1wU3RhdHVzEhMKC2Rlc2NyaXB0aW9uGAYgASgJEi0KCG1ldGFkYXRhGAcgAygLMhsuc3ZjLnYxLlN0YW1wLk1ldGFkYXRhRW50cnkSHAoFcHJvb2YYCCABKAsyDS5zdmMudjEuUHJvb2YaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInQKBVByb29mEhcKD3ByaW1lX3NpZ25hdHVyZRgBIAEoCRIRCgl3aXRuZXNzZXMYAiADKAkSFAoMY2hhaW5fYW5jaG9yGAMgASgJEhMKC21lcmtsZV9yb290GAQgASgJEhQKDG1lcmtsZV9wcm9vZhgFIAMoCSLWAQoSQ3JlYXRlU3RhbXBSZXF1ZXN0EhQKDGNvbnRlbnRfaGFzaBgBIAEoCRIoCglhbGdvcml0aG0YAiABKA4yFS5zdmMudjEuSGFzaEFsZ29yaXRobRITCgtkZXNjcmlwdGlvbhgDIAEoCRI6CghtZXRhZGF0YRgEIAMoCzIoLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QuTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMwoTQ3JlYXRlU3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCIjCg9HZXRTdGFtcFJlcXVlc3QSEAoIc3RhbXBfaWQYASABKAkiMAoQR2V0U3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCI3Cg1WZXJpZnlSZXF1ZXN0EhAKCHN0YW1wX2lkGAEgASgJEhQKDGNvbnRlbnRfaGFzaBgCIAEoCSLLAQoOVmVyaWZ5UmVzcG9uc2USEAoIdmVyaWZpZWQYASABKAgSEAoIc3RhbXBfaWQYAiABKAkSFAoMY29udGVudF9oYXNoGAMgASgJEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHbWVzc2FnZRgFIAEoCRITCgt0cnVzdF9zY29yZRgGIAEoBRIXCg90cnVzdF90aHJlc2hvbGQYByABKAUSEQoJdHJ1c3RfbWV0GAggASgIIj4KEUJhdGNoU3RhbXBSZXF1ZXN0EikKBWl0ZW1zGAEgAygLMhouc3ZjLnYxLkNyZWF0ZVN0YW1wUmVxdWVzdCJgChJCYXRjaFN0YW1wUmVzcG9uc2USHQoGc3RhbXBzGAEgAygLMg0uc3ZjLnYxLlN0YW1wEhUKDXN1Y2Nlc3NfY291bnQYAiABKAUSFAoMZmFpbGVkX2NvdW50GAMgASgFIpcBChJTdHJlYW1TdGFtcFJlcXVlc3QSFAoMY29udGVudF9oYXNoGAEgASgJEjoKCG1ldGFkYXRhGAIgAygLMiguc3ZjLnYxLlN0cmVhbVN0YW1wUmVxdWVzdC5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFChNTdHJlYW1TdGFtcFJlc3BvbnNlEhwKBXN0YW1wGAEgASgLMg0uc3ZjLnYxLlN0YW1wEhAKCHNlcXVlbmNlGAIgASgFIiQKEldhdGNoU3RhbXBzUmVxdWVzdBIOCgZmaWx0ZXIYASABKAkiJQoSSGVhbHRoQ2hlY2tSZXF1ZXN0Eg8KB3NlcnZpY2UYASABKAkijAEKE0hlYWx0aENoZWNrUmVzcG9uc2USOQoGc3RhdHVzGAEgASgOMikuc3ZjLnYxLkhlYWx0aENoZWNrUmVzcG9uc2UuU2VydmluZ1N0YXR1cyI6Cg1TZXJ2aW5nU3RhdHVzEgsKB1VOS05PV04QABILCgdTRVJWSU5HEAESDwoLTk9UX1NFUlZJTkcQAiqCAQoNSGFzaEFsZ29yaXRobRIeChpIQVNIX0FMR09SSVRITV9VTlNQRUNJRklFRBAAEhsKF0hBU0hfQUxHT1JJVEhNX1NIQTNfMjU2EAESGQoVSEFTSF9BTEdPUklUSE1fU0hBMjU2EAISGQoVSEFTSF9BTEdPUklUSE1fQkxBS0UzEAMqfAoLU3RhbXBTdGF0dXMSHAoYU1RBTVBfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoUU1RBTVBfU1RBVFVTX1BFTkRJTkcQARIaChZTVEFNUF9TVEFUVVNfQ09ORklSTUVEEAISGQoVU1RBTVBfU1RBVFVTX0FOQ0hPUkVEEAMy5AMKDFN0YW1wU2VydmljZRJGCgtDcmVhdGVTdGFtcBIaLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QaGy5zdmMudjEuQ3JlYXRlU3RhbXBSZXNwb25zZRI9CghHZXRTdGFtcBIXLnN2Yy52MS5HZXRTdGFtcFJlcXVlc3QaGC5zdmMudjEuR2V0U3RhbXBSZXNwb25zZRI3CgZWZXJpZnkSFS5zdmMudjEuVmVyaWZ5UmVxdWVzdBoWLnN2Yy52MS5WZXJpZnlSZXNwb25zZRJDCgpCYXRjaFN0YW1wEhkuc3ZjLnYxLkJhdGNoU3RhbXBSZXF1ZXN0Ghouc3ZjLnYxLkJhdGNoU3RhbXBSZXNwb25zZRI6CgtXYXRjaFN0YW1wcxIaLnN2Yy52MS5XYXRjaFN0YW1wc1JlcXVlc3QaDS5zdmMudjEuU3RhbXAwARJLCgxTdHJlYW1TdGFtcHMSGi5zdmMudjEuU3RyZWFtU3RhbXBSZXF1ZXN0Ghsuc3ZjLnYxLlN0cmVhbVN0YW1wUmVzcG9uc2UoATABEkYKC0hlYWx0aENoZWNrEhouc3ZjLnYxLkhlYWx0aENoZWNrUmVxdWVzdBobLnN2Yy52MS5IZWFsdGhDaGVja1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChJzdmMvdjEvc3RhbXAucHJvdG8SBnN2Yy52MSK6AgoFU3RhbXASCgoCaWQYASABKAkSFAoMY29udGVudF9oYXNoGAIgASgJEigKCWFsZ29yaXRobRgDIAEoDjIVLnN2Yy52MS5IYXNoQWxnb3JpdGhtEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIwoGc3RhdHVzGAUgASgOMhMuc3ZjLnYxLlN0YW1wU3RhdHVzEhMKC2Rlc2NyaXB0aW9uGAYgASgJEi0KCG1ldGFkYXRhGAcgAygLMhsuc3ZjLnYxLlN0YW1wLk1ldGFkYXRhRW50cnkSHAoFcHJvb2YYCCABKAsyDS5zdmMudjEuUHJvb2YaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInQKBVByb29mEhcKD3ByaW1lX3NpZ25hdHVyZRgBIAEoCRIRCgl3aXRuZXNzZXMYAiADKAkSFAoMY2hhaW5fYW5jaG9yGAMgASgJEhMKC21lcmtsZV9yb290GAQgASgJEhQKDG1lcmtsZV9wcm9vZhgFIAMoCSLWAQoSQ3JlYXRlU3RhbXBSZXF1ZXN0EhQKDGNvbnRlbnRfaGFzaBgBIAEoCRIoCglhbGdvcml0aG0YAiABKA4yFS5zdmMudjEuSGFzaEFsZ29yaXRobRITCgtkZXNjcmlwdGlvbhgDIAEoCRI6CghtZXRhZGF0YRgEIAMoCzIoLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QuTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMwoTQ3JlYXRlU3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCIjCg9HZXRTdGFtcFJlcXVlc3QSEAoIc3RhbXBfaWQYASABKAkiMAoQR2V0U3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCI3Cg1WZXJpZnlSZXF1ZXN0EhAKCHN0YW1wX2lkGAEgASgJEhQKDGNvbnRlbnRfaGFzaBgCIAEoCSLLAQoOVmVyaWZ5UmVzcG9uc2USEAoIdmVyaWZpZWQYASABKAgSEAoIc3RhbXBfaWQYAiABKAkSFAoMY29udGVudF9oYXNoGAMgASgJEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHbWVzc2FnZRgFIAEoCRITCgt0cnVzdF9zY29yZRgGIAEoBRIXCg90cnVzdF90aHJlc2hvbGQYByABKAUSEQoJdHJ1c3RfbWV0GAggASgIIj4KEUJhdGNoU3RhbXBSZXF1ZXN0EikKBWl0ZW1zGAEgAygLMhouc3ZjLnYxLkNyZWF0ZVN0YW1wUmVxdWVzdCJgChJCYXRjaFN0YW1wUmVzcG9uc2USHQoGc3RhbXBzGAEgAygLMg0uc3ZjLnYxLlN0YW1wEhUKDXN1Y2Nlc3NfY291bnQYAiABKAUSFAoMZmFpbGVkX2NvdW50GAMgASgFIpcBChJTdHJlYW1TdGFtcFJlcXVlc3QSFAoMY29udGVudF9oYXNoGAEgASgJEjoKCG1ldGFkYXRhGAIgAygLMiguc3ZjLnYxLlN0cmVhbVN0YW1wUmVxdWVzdC5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFChNTdHJlYW1TdGFtcFJlc3BvbnNlEhwKBXN0YW1wGAEgASgLMg0uc3ZjLnYxLlN0YW1wEhAKCHNlcXVlbmNlGAIgASgFIiQKEldhdGNoU3RhbXBzUmVxdWVzdBIOCgZmaWx0ZXIYASABKAkiUgoTU2VhcmNoU3RhbXBzUmVxdWVzdBIUCgxjb250ZW50X2hhc2gYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiRwoKU3RhbXBNYXRjaBIKCgJpZBgBIAEoCRItCgl0aW1lc3RhbXAYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImkKFFNlYXJjaFN0YW1wc1Jlc3BvbnNlEhQKDGNvbnRlbnRfaGFzaBgBIAEoCRIiCgZzdGFtcHMYAiADKAsyEi5zdmMudjEuU3RhbXBNYXRjaBIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiJQoSSGVhbHRoQ2hlY2tSZXF1ZXN0Eg8KB3NlcnZpY2UYASABKAkijAEKE0hlYWx0aENoZWNrUmVzcG9uc2USOQoGc3RhdHVzGAEgASgOMikuc3ZjLnYxLkhlYWx0aENoZWNrUmVzcG9uc2UuU2VydmluZ1N0YXR1cyI6Cg1TZXJ2aW5nU3RhdHVzEgsKB1VOS05PV04QABILCgdTRVJWSU5HEAESDwoLTk9UX1NFUlZJTkcQAiqCAQoNSGFzaEFsZ29yaXRobRIeChpIQVNIX0FMR09SSVRITV9VTlNQRUNJRklFRBAAEhsKF0hBU0hfQUxHT1JJVEhNX1NIQTNfMjU2EAESGQoVSEFTSF9BTEdPUklUSE1fU0hBMjU2EAISGQoVSEFTSF9BTEdPUklUSE1fQkxBS0UzEAMqfAoLU3RhbXBTdGF0dXMSHAoYU1RBTVBfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoUU1RBTVBfU1RBVFVTX1BFTkRJTkcQARIaChZTVEFNUF9TVEFUVVNfQ09ORklSTUVEEAISGQoVU1RBTVBfU1RBVFVTX0FOQ0hPUkVEEAMyrwQKDFN0YW1wU2VydmljZRJGCgtDcmVhdGVTdGFtcBIaLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QaGy5zdmMudjEuQ3JlYXRlU3RhbXBSZXNwb25zZRI9CghHZXRTdGFtcBIXLnN2Yy52MS5HZXRTdGFtcFJlcXVlc3QaGC5zdmMudjEuR2V0U3RhbXBSZXNwb25zZRI3CgZWZXJpZnkSFS5zdmMudjEuVmVyaWZ5UmVxdWVzdBoWLnN2Yy52MS5WZXJpZnlSZXNwb25zZRJDCgpCYXRjaFN0YW1wEhkuc3ZjLnYxLkJhdGNoU3RhbXBSZXF1ZXN0Ghouc3ZjLnYxLkJhdGNoU3RhbXBSZXNwb25zZRI6CgtXYXRjaFN0YW1wcxIaLnN2Yy52MS5XYXRjaFN0YW1wc1JlcXVlc3QaDS5zdmMudjEuU3RhbXAwARJLCgxTdHJlYW1TdGFtcHMSGi5zdmMudjEuU3RyZWFtU3RhbXBSZXF1ZXN0Ghsuc3ZjLnYxLlN0cmVhbVN0YW1wUmVzcG9uc2UoATABEkkKDFNlYXJjaFN0YW1wcxIbLnN2Yy52MS5TZWFyY2hTdGFtcHNSZXF1ZXN0Ghwuc3ZjLnYxLlNlYXJjaFN0YW1wc1Jlc3BvbnNlEkYKC0hlYWx0aENoZWNrEhouc3ZjLnYxLkhlYWx0aENoZWNrUmVxdWVzdBobLnN2Yy52MS5IZWFsdGhDaGVja1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * A stamp: the tamper-evident record that a content hash existed at a time.
@@ -682,6 +685,108 @@ export const WatchStampsRequestSchema: GenMessage<WatchStampsRequest> = /*@__PUR
   messageDesc(file_svc_v1_stamp, 12);
 
 /**
+ * Request of SearchStamps.
+ *
+ * @generated from message svc.v1.SearchStampsRequest
+ */
+export type SearchStampsRequest = Message<"svc.v1.SearchStampsRequest"> & {
+  /**
+   * Required. `<algorithm>:<hex digest>` of the document (see the file
+   * header); malformed -> INVALID_ARGUMENT. Only stamps made with that
+   * algorithm and digest match.
+   *
+   * @generated from field: string content_hash = 1;
+   */
+  contentHash: string;
+
+  /**
+   * Stamps per page: 0 means 50; at most 500, more -> INVALID_ARGUMENT.
+   *
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * Empty for the first page; else the next_page_token of the previous page
+   * (a stamp id); malformed -> INVALID_ARGUMENT.
+   *
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message svc.v1.SearchStampsRequest.
+ * Use `create(SearchStampsRequestSchema)` to create a new message.
+ */
+export const SearchStampsRequestSchema: GenMessage<SearchStampsRequest> = /*@__PURE__*/
+  messageDesc(file_svc_v1_stamp, 13);
+
+/**
+ * A stamp found by SearchStamps. GetStamp returns the whole stamp.
+ *
+ * @generated from message svc.v1.StampMatch
+ */
+export type StampMatch = Message<"svc.v1.StampMatch"> & {
+  /**
+   * Stamp id (`stp_` + 26-character ULID).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * When the stamp was created (server clock, UTC).
+   *
+   * @generated from field: google.protobuf.Timestamp timestamp = 2;
+   */
+  timestamp?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.v1.StampMatch.
+ * Use `create(StampMatchSchema)` to create a new message.
+ */
+export const StampMatchSchema: GenMessage<StampMatch> = /*@__PURE__*/
+  messageDesc(file_svc_v1_stamp, 14);
+
+/**
+ * Response of SearchStamps: one page, newest first.
+ *
+ * @generated from message svc.v1.SearchStampsResponse
+ */
+export type SearchStampsResponse = Message<"svc.v1.SearchStampsResponse"> & {
+  /**
+   * The hash searched for, `<algorithm>:<lower-case hex digest>`.
+   *
+   * @generated from field: string content_hash = 1;
+   */
+  contentHash: string;
+
+  /**
+   * The matching stamps of this page, newest first (by timestamp, then id,
+   * both descending); empty when the hash was never stamped.
+   *
+   * @generated from field: repeated svc.v1.StampMatch stamps = 2;
+   */
+  stamps: StampMatch[];
+
+  /**
+   * The page_token of the next page; empty on the last page.
+   *
+   * @generated from field: string next_page_token = 3;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message svc.v1.SearchStampsResponse.
+ * Use `create(SearchStampsResponseSchema)` to create a new message.
+ */
+export const SearchStampsResponseSchema: GenMessage<SearchStampsResponse> = /*@__PURE__*/
+  messageDesc(file_svc_v1_stamp, 15);
+
+/**
  * Request of HealthCheck.
  *
  * @generated from message svc.v1.HealthCheckRequest
@@ -701,7 +806,7 @@ export type HealthCheckRequest = Message<"svc.v1.HealthCheckRequest"> & {
  * Use `create(HealthCheckRequestSchema)` to create a new message.
  */
 export const HealthCheckRequestSchema: GenMessage<HealthCheckRequest> = /*@__PURE__*/
-  messageDesc(file_svc_v1_stamp, 13);
+  messageDesc(file_svc_v1_stamp, 16);
 
 /**
  * Response of HealthCheck.
@@ -722,7 +827,7 @@ export type HealthCheckResponse = Message<"svc.v1.HealthCheckResponse"> & {
  * Use `create(HealthCheckResponseSchema)` to create a new message.
  */
 export const HealthCheckResponseSchema: GenMessage<HealthCheckResponse> = /*@__PURE__*/
-  messageDesc(file_svc_v1_stamp, 14);
+  messageDesc(file_svc_v1_stamp, 17);
 
 /**
  * Serving status. The interface fixes these value names without a prefix (they
@@ -757,7 +862,7 @@ export enum HealthCheckResponse_ServingStatus {
  * Describes the enum svc.v1.HealthCheckResponse.ServingStatus.
  */
 export const HealthCheckResponse_ServingStatusSchema: GenEnum<HealthCheckResponse_ServingStatus> = /*@__PURE__*/
-  enumDesc(file_svc_v1_stamp, 14, 0);
+  enumDesc(file_svc_v1_stamp, 17, 0);
 
 /**
  * Hash algorithm of a stamp's content_hash.
@@ -995,6 +1100,22 @@ export const StampService: GenService<{
     methodKind: "bidi_streaming";
     input: typeof StreamStampRequestSchema;
     output: typeof StreamStampResponseSchema;
+  },
+  /**
+   * Lists the stamps of a document hash, newest first, a page at a time, as
+   * REST `GET /stamps?hash=` does: public (any caller, with or without a key,
+   * sees every matching stamp; see SECURITY.md), served by an index so a page
+   * costs the same at any number of stamps. Charged like GetStamp.
+   *
+   * Errors: INVALID_ARGUMENT (content_hash, page_size, page_token),
+   * UNAUTHENTICATED, RESOURCE_EXHAUSTED.
+   *
+   * @generated from rpc svc.v1.StampService.SearchStamps
+   */
+  searchStamps: {
+    methodKind: "unary";
+    input: typeof SearchStampsRequestSchema;
+    output: typeof SearchStampsResponseSchema;
   },
   /**
    * Reports whether the service accepts calls. service "" (the whole server)

@@ -1,0 +1,7 @@
+-- Search by document hash (GET /stamps?hash=, SearchStamps): the stamps of one algorithm and digest,
+-- newest first. Stamp ids are ULIDs, so descending id order is descending creation time; with
+-- created_at in the index a page is read from the index alone, whatever the number of stamps.
+-- It replaces the index on document_hash alone, which no query used and which this one's prefix
+-- covers.
+CREATE INDEX IF NOT EXISTS stamps_hash_search ON stamps (document_hash, hash_algorithm, id DESC, created_at);
+DROP INDEX IF EXISTS stamps_document_hash;
