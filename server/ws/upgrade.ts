@@ -41,8 +41,11 @@ export async function admit(req: IncomingMessage, ctx: AppContext): Promise<Admi
     throw new UpgradeRefusal(403, { detail: "origin not allowed" });
   }
   const principal = await authenticate(req, url, ctx);
-  // The dashboard's own socket (Sec-Fetch-Site: same-origin) is charged to the page budget.
-  const request = { method: "GET", path: WS_PATH, fetchSite: header(req, "sec-fetch-site") };
+  // The dashboard's own socket is charged to the page budget. Browsers send no Sec-Fetch-Site on
+  // a WebSocket handshake, but always the page's Origin, which no script can change.
+  const fromOwnPage = req.headers.origin === ownOrigin(ctx.config);
+  const fetchSite = fromOwnPage ? "same-origin" : header(req, "sec-fetch-site");
+  const request = { method: "GET", path: WS_PATH, fetchSite };
   const decision = await ctx.rateLimiter?.meter(principal, request, true);
   const headers = decision && ctx.config.RATE_LIMIT_HEADERS ? rateLimitHeaders(decision) : {};
   if (decision && !decision.allowed) throw throttled(decision, ctx);
