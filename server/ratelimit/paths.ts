@@ -46,8 +46,9 @@ export interface MeteredRequest {
 const PAGES = [/^\/verify\/[^/]+$/, /^\/dashboard$/, /^\/dashboard\/stats$/, /^\/explorer$/];
 // What the dashboard and the explorer also fetch in the background from the browser: the log
 // panel, the explorer's list and statistics, and their WebSocket. Only with a browser's
-// Sec-Fetch-Site: same-origin, since they are API paths too; a client that forges the header buys
-// the page budget, which is bounded like any other.
+// Sec-Fetch-Site: same-origin (the WebSocket upgrade stands in its own Origin for it, ws/upgrade.ts),
+// since they are API paths too; a client that forges the header buys the page budget, which is
+// bounded like any other.
 const PAGE_DATA = ["/log", "/ws", "/explorer/api/vaults", "/explorer/api/stats"];
 
 /** The class of a request (docs/design.md "Rate limiting"). */
