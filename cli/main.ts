@@ -7,6 +7,7 @@ import { registerHash } from "./commands/hash.js";
 import { registerIdentity } from "./commands/identity.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerReceipts } from "./commands/receipts.js";
+import { registerSearch } from "./commands/search.js";
 import { registerStamp } from "./commands/stamp.js";
 import { registerVault } from "./commands/vault.js";
 import { registerVerify } from "./commands/verify.js";
@@ -27,6 +28,7 @@ const program = new Command("stampd")
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE));
 
 registerStamp(program);
+registerSearch(program);
 registerHash(program);
 registerFingerprints(program);
 registerIdentity(program);
