@@ -101,6 +101,7 @@ function downloads({ base, stamp, tokenUrl }: VerifyPageInput): SafeHtml {
 <ul class="downloads">
 <li><a href="${linkTo(base, "stamps", stamp.stamp_id)}" download="${file}" type="application/json">Stamp record (JSON)</a>: holds <code>stamp_json</code>, the signed stamp document.</li>
 ${tokenUrl ? tokenItem(base, stamp.stamp_id, tokenUrl) : ""}
+<li><a href="${linkTo(base, "stamps")}?hash=${encodeURIComponent(`${stamp.hash_algorithm}:${stamp.document_hash}`)}" type="application/json">Every stamp of this document</a> (JSON, newest first): this one and any other stamp of the same hash, as <code>stampd search --hash</code> lists them.</li>
 </ul>
 <p>Without this service: <code class="value" data-copy="command">stampd verify ${file} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
 <p>Address of this page: <a class="address" href="${stamp.verify_url}">${stamp.verify_url}</a></p>

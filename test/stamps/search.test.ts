@@ -115,6 +115,19 @@ describe.each(engines)("GET /stamps?hash= on %s", (engine) => {
     expect(afterSearch).not.toBe(afterPresets);
   });
 
+  it("is linked from the verification page of each stamp", async () => {
+    const res = await fetch(`${fx.svc.baseUrl}/verify/${fx.sha3Ids[0]}`, {
+      headers: { accept: "text/html" },
+    });
+    const link = /<a href="([^"]*\/stamps\?hash=[^"]*)"[^>]*>Every stamp of this document<\/a>/.exec(
+      await res.text(),
+    );
+    expect(link).not.toBeNull();
+    const url = link![1]!.replaceAll("&amp;", "&");
+    const body = (await (await fetch(url.replace(/^https?:\/\/[^/]+/, fx.svc.baseUrl))).json()) as SearchPage;
+    expect(body.items.map((i) => i.stamp_id)).toEqual([...fx.sha3Ids].reverse());
+  });
+
   it("reads the page through the hash index, not by scanning the stamps", async () => {
     expect(await queryPlan(fx, engine)).toContain("stamps_hash_search");
   });
