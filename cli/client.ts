@@ -15,6 +15,23 @@ export interface RemoteFlags {
   json?: boolean;
 }
 
+/**
+ * A server address: `localhost:8080` or `10.0.0.5` without a scheme is taken as http (as curl
+ * does); only http and https are accepted.
+ */
+export function baseUrl(value: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new InvalidArgumentError("expected an address such as http://localhost:8080");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new InvalidArgumentError(`unsupported scheme ${url.protocol} (http or https)`);
+  return withScheme;
+}
+
 export function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isSafeInteger(number) || number <= 0)
@@ -29,7 +46,10 @@ export function positiveInteger(value: string): number {
 export function withRemoteOptions(command: Command): Command {
   return command
     .addOption(
-      new Option("--url <base-url>", "REST address of the server").env("STAMPD_URL").default(DEFAULT_URL),
+      new Option("--url <base-url>", "REST address of the server (no scheme: http)")
+        .env("STAMPD_URL")
+        .argParser(baseUrl)
+        .default(DEFAULT_URL),
     )
     .addOption(new Option("--api-key <key>", "API key (svc_live_… or svc_test_…)").env("STAMPD_API_KEY"))
     .addOption(

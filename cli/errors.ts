@@ -11,9 +11,9 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-/** Exit codes: 0 success, 1 a failure (the server refused, a check failed), 2 a usage error. */
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+import { EXIT_FAILURE, EXIT_USAGE } from "./exit-codes.js";
+
+export { EXIT_FAILURE, EXIT_USAGE };
 
 export interface ErrorReport {
   line: string;

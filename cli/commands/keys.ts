@@ -5,6 +5,7 @@ import { type KeyTier, keyTiers } from "../../server/auth/principal.js";
 import { systemClock } from "../../server/clock.js";
 import { loadConfig } from "../../server/config.js";
 import { openStore } from "../../server/store/open.js";
+import { requireExisting, storeTarget } from "../store-target.js";
 import { table } from "../table.js";
 
 interface CreateFlags {
@@ -13,14 +14,26 @@ interface CreateFlags {
   name?: string;
   test?: boolean;
   json?: boolean;
+  init?: boolean;
 }
 
-/** Opens the server's store (DATA_DIR / DATABASE_URL), runs `fn`, and always closes it. */
-async function withKeys<T>(fn: (keys: ApiKeys) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig());
+/**
+ * Opens the server's store (DATA_DIR / DATABASE_URL), runs `fn`, and always closes it. A store
+ * that does not exist yet is created only with `init`; `wrote` names the store on stderr.
+ */
+async function withKeys<T>(
+  fn: (keys: ApiKeys) => Promise<T>,
+  opts: { init?: boolean; wrote?: boolean } = {},
+): Promise<T> {
+  const config = loadConfig();
+  const target = await storeTarget(config);
+  requireExisting(`stampd store at ${target.description}`, target.exists, opts.init, config);
+  const store = await openStore(config);
   try {
     await store.migrate();
-    return await fn(new ApiKeys(store.auth, systemClock));
+    const result = await fn(new ApiKeys(store.auth, systemClock));
+    if (opts.wrote) console.error(`stampd: wrote to the ${target.description}`);
+    return result;
   } finally {
     await store.close();
   }
@@ -40,13 +53,15 @@ function describe(info: ApiKeyInfo) {
 }
 
 async function create(flags: CreateFlags): Promise<void> {
-  const issued = await withKeys((keys) =>
-    keys.create({
-      tier: flags.tier,
-      accountId: flags.account,
-      name: flags.name,
-      environment: flags.test ? "test" : "live",
-    }),
+  const issued = await withKeys(
+    (keys) =>
+      keys.create({
+        tier: flags.tier,
+        accountId: flags.account,
+        name: flags.name,
+        environment: flags.test ? "test" : "live",
+      }),
+    { init: flags.init, wrote: true },
   );
   if (flags.json) {
     console.log(JSON.stringify({ key: issued.key, ...describe(issued) }, null, 2));
@@ -85,7 +100,7 @@ async function list(flags: { json?: boolean }): Promise<void> {
 }
 
 async function revoke(keyId: string): Promise<void> {
-  const outcome = await withKeys((keys) => keys.revoke(keyId));
+  const outcome = await withKeys((keys) => keys.revoke(keyId), { wrote: true });
   console.log(outcome === "revoked" ? `revoked ${keyId}` : `${keyId} was already revoked`);
 }
 
@@ -100,6 +115,7 @@ export function registerKeys(program: Command): void {
     .option("--account <id>", "add the key to this existing account (default: a new account)")
     .option("--name <label>", "a label to recognise the key by in listings")
     .option("--test", "issue an svc_test_ key instead of svc_live_")
+    .option("--init", "create the store if DATA_DIR / DATABASE_URL names none yet")
     .option("--json", "print JSON")
     .action(create);
   keys

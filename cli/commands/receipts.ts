@@ -1,16 +1,20 @@
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import { pino } from "pino";
 import { loadConfig } from "../../server/config.js";
 import { parseDecimal } from "../../server/vault/fees/decimal.js";
-import { devIssuer } from "../../server/vault/fees/dev-issuer.js";
+import { devIssuer, devIssuerKeyPath } from "../../server/vault/fees/dev-issuer.js";
 import { issueReceipt } from "../../server/vault/fees/issue.js";
 import { feeSchedule } from "../../server/vault/fees/schedule.js";
+import { cliLogger } from "../logger.js";
+import { requireExisting } from "../store-target.js";
 
 interface IssueFlags {
   amount: string;
   currency?: string;
   recipient?: string;
   expiresIn: number;
+  init?: boolean;
 }
 
 function decimalArgument(value: string): string {
@@ -39,12 +43,17 @@ export function registerReceipts(program: Command): void {
     .option("--currency <code>", "currency (default: VAULT_FEE_CURRENCY)")
     .option("--recipient <address>", "fee recipient (default: VAULT_FEE_RECIPIENT)")
     .option("--expires-in <seconds>", "validity in seconds", secondsArgument, 7 * 86_400)
+    .option("--init", "create DATA_DIR/keys/ and the issuer key if DATA_DIR holds no server's keys yet")
     .action((flags: IssueFlags) => {
       const config = loadConfig();
       const schedule = feeSchedule(config);
-      // Logs (e.g. "created a new key file") go to stderr: stdout carries only the receipt.
-      const logger = pino({ level: config.LOG_LEVEL }, pino.destination(2));
-      const issuer = devIssuer(config.DATA_DIR, logger);
+      // The key the server trusts is in its DATA_DIR, beside the key files every server creates at
+      // its first start (keys/): a new folder elsewhere would hold a key whose receipts it refuses.
+      const keyPath = resolve(devIssuerKeyPath(config.DATA_DIR));
+      const keysDir = dirname(keyPath);
+      requireExisting(`server key folder at ${keysDir}`, existsSync(keysDir), flags.init, config);
+      // Notes (e.g. "created a new key file") go to stderr: stdout carries only the receipt.
+      const issuer = devIssuer(config.DATA_DIR, cliLogger(config.LOG_LEVEL));
       const receipt = issueReceipt(issuer, {
         amount: flags.amount,
         currency: flags.currency ?? schedule.currency,
@@ -53,5 +62,6 @@ export function registerReceipts(program: Command): void {
         expiresInSeconds: flags.expiresIn,
       });
       console.log(receipt);
+      console.error(`stampd: signed with ${keyPath}`);
     });
 }

@@ -4,6 +4,7 @@ import { clientFor, print, type RemoteFlags, withRemoteOptions } from "../client
 import { readInput, valueOrStdin } from "../files.js";
 import { collect, duration, keyValue } from "../parsers.js";
 import { table } from "../table.js";
+import { registerVaultManagement } from "./vault-manage.js";
 
 interface CreateFlags extends RemoteFlags {
   deadline: number;
@@ -126,4 +127,5 @@ export function registerVault(program: Command): void {
       .description("state, deadline and time left of a vault (GET /vault/{id})")
       .argument("<vault-id>", "the vault (vlt_…)"),
   ).action(status);
+  registerVaultManagement(vault);
 }

@@ -33,13 +33,23 @@ describe("stampd keys", () => {
   let created: Record<string, string | null>;
 
   it("create prints the new key once, with its id, account and tier", async () => {
-    const { stdout, stderr } = await stampd("keys", "create", "--tier", "premium", "--name", "ci", "--json");
+    // A fresh DATA_DIR: the store is created only when asked (--init).
+    const { stdout, stderr } = await stampd(
+      "keys",
+      "create",
+      "--tier",
+      "premium",
+      "--name",
+      "ci",
+      "--json",
+      "--init",
+    );
     created = JSON.parse(stdout);
     expect(created).toMatchObject({ tier: "premium", environment: "live", name: "ci", revoked_at: null });
     expect(created.key).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
     expect(created.id).toBe(`key_${created.key!.slice(9, 21)}`);
     expect(created.account_id).toMatch(/^acc_/);
-    expect(stderr).toBe("");
+    expect(stderr).toBe(`stampd: wrote to the SQLite database ${join(dataDir, "stampd.db")}\n`);
   });
 
   it("create adds a test key to an existing account, printing it in plain text", async () => {

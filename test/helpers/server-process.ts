@@ -129,7 +129,8 @@ export class ServerProcess {
 export async function createKeyWithCli(env: Record<string, string>, tier = "internal"): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ["bin/stampd.js", "keys", "create", "--tier", tier, "--json"],
+    // Before the server's first start the store does not exist yet: --init creates it.
+    ["bin/stampd.js", "keys", "create", "--tier", tier, "--json", "--init"],
     { cwd: root, env: serverEnv(env) },
   );
   return (JSON.parse(stdout) as { key: string }).key;

@@ -26,8 +26,17 @@ function stampd(...args: string[]) {
 
 describe("stampd receipts issue", () => {
   it("prints one receipt for the configured currency and recipient, signed by the dev issuer key", async () => {
-    const { stdout, stderr } = await stampd("receipts", "issue", "--amount", "0.50", "--expires-in", "600");
-    expect(stderr).toBe("");
+    // A fresh DATA_DIR: the issuer key is created only when asked (--init).
+    const { stdout, stderr } = await stampd(
+      "receipts",
+      "issue",
+      "--amount",
+      "0.50",
+      "--expires-in",
+      "600",
+      "--init",
+    );
+    expect(stderr).toBe(`stampd: signed with ${devIssuerKeyPath(dataDir)}\n`);
     const receipt = stdout.trim();
     expect(receipt).toMatch(/^rcpt1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{86}$/);
     const payload = parsePayload(decodeReceipt(receipt)!.payloadBytes)!;
