@@ -39,7 +39,8 @@ const SERVER: Record<string, Field[]> = {
   vault_created: [...f("vaultId", "state", "deadline"), { name: "contentUris", optional: true }],
   vault_heartbeat: f("vaultId", "heartbeatAt", "nextDeadline", "heartbeatCount"),
   vault_released: f("vaultId", "releasedAt", "reason"),
-  vault_burned: f("vaultId", "burnedAt", "reason"),
+  // cause (ours) tells everyone why a vault was burned; reason is the owner's text, to the owner only.
+  vault_burned: f("vaultId", "burnedAt", "reason", "cause"),
   vault_deadline_warning: f("vaultId", "deadline", "hoursRemaining", "state"),
   vault_expired: f("vaultId", "expiredAt", "deadline"),
   subscribed: f("channel", "filters"),
@@ -93,6 +94,7 @@ const CHANNELS: Record<string, { filter: string | null; authentication: string; 
 
 const ERROR_CODES = [
   "invalid_json",
+  "duplicate_member_name",
   "invalid_message",
   "unknown_type",
   "unknown_channel",
