@@ -95,7 +95,13 @@ export class StampdClient {
     this.log = new Log(core);
   }
 
-  /** The gRPC client (svc.v1.StampService), created on first use with the client's key. */
+  /**
+   * The gRPC client (svc.v1.StampService), created on first use with the client's key.
+   *
+   * @example
+   * const client = createClient({ baseUrl, grpcUrl: "http://localhost:50051", apiKey });
+   * const { stamp } = await client.grpc.getStamp(stampId);
+   */
   get grpc(): StampdGrpc {
     const { grpcUrl, grpcTransport, apiKey } = this.options;
     if (!grpcUrl && !grpcTransport)
@@ -107,6 +113,11 @@ export class StampdClient {
   /**
    * Opens a WebSocket connection (a reconnecting `StampdSocket`) with the client's key. On Node 20,
    * which has no global WebSocket, pass `WebSocket` from the `ws` package.
+   *
+   * @example
+   * import WebSocket from "ws"; // Node 20 only
+   * const socket = client.ws({ WebSocket, subscribeTimeoutMs: 5000 });
+   * await socket.subscribe("user_stamps");
    */
   ws(options: ClientSocketOptions = {}): StampdSocket {
     const url = options.url ?? this.options.wsUrl ?? defaultWsUrl(this.options.baseUrl);
@@ -115,7 +126,12 @@ export class StampdClient {
   }
 }
 
-/** A stampd client; see `ClientOptions`. */
+/**
+ * A stampd client; see `ClientOptions`.
+ *
+ * @example
+ * const client = createClient({ baseUrl: "http://localhost:8080", apiKey: process.env.STAMPD_API_KEY });
+ */
 export function createClient(options: ClientOptions): StampdClient {
   return new StampdClient(options);
 }

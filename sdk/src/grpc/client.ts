@@ -43,22 +43,42 @@ export class StampdGrpc {
     this.raw = createClient(StampService, transport);
   }
 
-  /** CreateStamp: one stamp for a content hash `<algorithm>:<hex>`; it starts PENDING. */
+  /**
+   * CreateStamp: one stamp for a content hash `<algorithm>:<hex>`; it starts PENDING.
+   *
+   * @example
+   * const { stamp } = await client.grpc.createStamp({ contentHash: "sha256:" + digest });
+   */
   createStamp(input: CreateStampInput, options?: CallOptions): Promise<CreateStampResponse> {
     return this.raw.createStamp(input, options);
   }
 
-  /** GetStamp: a stamp by id, in its current state. */
+  /**
+   * GetStamp: a stamp by id, in its current state.
+   *
+   * @example
+   * const { stamp } = await client.grpc.getStamp(stampId);
+   */
   getStamp(stampId: string, options?: CallOptions): Promise<GetStampResponse> {
     return this.raw.getStamp({ stampId }, options);
   }
 
-  /** Verify: checks a stamp and, with `contentHash`, that it matches; a mismatch is not an error. */
+  /**
+   * Verify: checks a stamp and, with `contentHash`, that it matches; a mismatch is not an error.
+   *
+   * @example
+   * const { verified } = await client.grpc.verify({ stampId, contentHash: "sha256:" + digest });
+   */
   verify(input: VerifyInput, options?: CallOptions): Promise<VerifyResponse> {
     return this.raw.verify(input, options);
   }
 
-  /** BatchStamp: one stamp per item; failed items are counted, not thrown. */
+  /**
+   * BatchStamp: one stamp per item; failed items are counted, not thrown.
+   *
+   * @example
+   * const { stamps, successCount } = await client.grpc.batchStamp(digests.map((d) => ({ contentHash: `sha256:${d}` })));
+   */
   batchStamp(items: CreateStampInput[], options?: CallOptions): Promise<BatchStampResponse> {
     return this.raw.batchStamp({ items }, options);
   }
@@ -86,13 +106,23 @@ export class StampdGrpc {
     return this.raw.streamStamps(toAsync(requests), options);
   }
 
-  /** HealthCheck: SERVING when the service accepts calls. */
+  /**
+   * HealthCheck: SERVING when the service accepts calls.
+   *
+   * @example
+   * const { status } = await client.grpc.healthCheck();
+   */
   healthCheck(service = "svc.v1.StampService", options?: CallOptions): Promise<HealthCheckResponse> {
     return this.raw.healthCheck({ service }, options);
   }
 }
 
-/** A gRPC client of svc.v1.StampService. */
+/**
+ * A gRPC client of svc.v1.StampService.
+ *
+ * @example
+ * const grpc = createGrpcClient({ baseUrl: "http://localhost:50051", apiKey });
+ */
 export function createGrpcClient(options: GrpcClientOptions): StampdGrpc {
   return new StampdGrpc(options);
 }

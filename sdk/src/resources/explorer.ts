@@ -13,6 +13,9 @@ export class Explorer extends APIResource {
   /**
    * `GET /explorer/api/vaults`: every vault, newest first. Await it for one page, or iterate all
    * of them: `for await (const vault of client.explorer.vaults({ state: "active" }))`.
+   *
+   * @example
+   * for await (const vault of client.explorer.vaults({ state: "expired" })) console.log(vault.id);
    */
   vaults(
     query: ExplorerVaultsQuery = {},
@@ -34,6 +37,9 @@ export class Explorer extends APIResource {
   /**
    * `GET /explorer`: the public explorer page (HTML text) with one page of the vault list, as
    * `vaults()` filters and pages it, and the statistics.
+   *
+   * @example
+   * const html = await client.explorer.page({ state: "active", limit: 20 });
    */
   page(query: ExplorerVaultsQuery = {}, options?: RequestOptions): Promise<string> {
     return this.core.request(
@@ -43,7 +49,12 @@ export class Explorer extends APIResource {
     );
   }
 
-  /** `GET /explorer/api/stats`: totals over all vaults. */
+  /**
+   * `GET /explorer/api/stats`: totals over all vaults.
+   *
+   * @example
+   * const stats = await client.explorer.stats();
+   */
   stats(options?: RequestOptions): Promise<Schemas["ExplorerStats"]> {
     return this.core.request("GET", (init) => this.http.GET("/explorer/api/stats", init), options);
   }

@@ -10,7 +10,12 @@ export type CreateFingerprintParams = UploadParams<Schemas["FingerprintForm"]>;
 
 /** Structural fingerprints: create, compare, partial proofs and stored shadow transforms. */
 export class Fingerprints extends APIResource {
-  /** `POST /fingerprint`: the structural fingerprint of a document (nothing is stored). */
+  /**
+   * `POST /fingerprint`: the structural fingerprint of a document (nothing is stored).
+   *
+   * @example
+   * const fp = await client.fingerprints.create({ file: "./report.docx", method: "hierarchical" });
+   */
   async create(
     params: CreateFingerprintParams,
     options?: UploadOptions,
@@ -19,7 +24,12 @@ export class Fingerprints extends APIResource {
     return this.core.upload(upload, (init) => this.http.POST("/fingerprint", init), options);
   }
 
-  /** `POST /fingerprint/compare`: similarity of two fingerprint documents per scale and overall. */
+  /**
+   * `POST /fingerprint/compare`: similarity of two fingerprint documents per scale and overall.
+   *
+   * @example
+   * const { overall_similarity } = await client.fingerprints.compare({ fingerprint1: a, fingerprint2: b });
+   */
   compare(body: Schemas["CompareRequest"], options?: RequestOptions): Promise<Schemas["CompareResponse"]> {
     return this.core.request(
       "POST",
@@ -31,6 +41,10 @@ export class Fingerprints extends APIResource {
   /**
    * `POST /fingerprint/proof`: an existence (`section_index`), structure (`scale`) or similarity
    * (`reference_fingerprint`) proof built from a fingerprint document alone.
+   *
+   * @example
+   * const proof = await client.fingerprints.proof({ fingerprint_json: fp, proof_type: "existence", section_index: 3 });
+   * const result = verifyFingerprintProof(proof, fp);
    */
   proof(body: Schemas["ProofRequest"], options?: RequestOptions): Promise<Schemas["FingerprintProof"]> {
     return this.core.request(
@@ -40,7 +54,12 @@ export class Fingerprints extends APIResource {
     );
   }
 
-  /** `GET /fingerprint/{stamp_id}/shadow/{scale}`: a shadow transform of a stamp's stored fingerprint. */
+  /**
+   * `GET /fingerprint/{stamp_id}/shadow/{scale}`: a shadow transform of a stamp's stored fingerprint.
+   *
+   * @example
+   * const shadow = await client.fingerprints.shadow(stamp.stamp_id, 5);
+   */
   shadow(
     stampId: string,
     scale: Schemas["ShadowScale"],

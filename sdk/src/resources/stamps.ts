@@ -43,7 +43,13 @@ export class Stamps extends APIResource {
     return this.core.upload(upload, (init) => this.http.POST("/stamps", init), options);
   }
 
-  /** `GET /stamps/{stamp_id}`: the stamp with the live state of its anchors and its trust score. */
+  /**
+   * `GET /stamps/{stamp_id}`: the stamp with the live state of its anchors and its trust score.
+   *
+   * @example
+   * const stamp = await client.stamps.get("stp_01JD3M6ZK8Q2V7W9X4Y5Z6A7B8");
+   * console.log(stamp.status, stamp.anchors.map((a) => `${a.type} ${a.status}`));
+   */
   get(stampId: string, options?: RequestOptions): Promise<Schemas["StampResponse"]> {
     return this.core.request(
       "GET",
@@ -87,6 +93,11 @@ export class Stamps extends APIResource {
   /**
    * `GET /stamps/{stamp_id}/proof`: the Merkle proof, signed batch and log inclusion of a confirmed
    * stamp (409 while pending). Check it offline with `verifyStampProof`.
+   *
+   * @example
+   * const proof = await client.stamps.proof(stamp.stamp_id);
+   * const { verifier_key } = await client.log.info();
+   * const check = await verifyStampProof(stamp.stamp_json, proof, { trustedLogKeys: [verifier_key] });
    */
   proof(stampId: string, options?: RequestOptions): Promise<Schemas["StampProof"]> {
     return this.core.request(
@@ -100,6 +111,9 @@ export class Stamps extends APIResource {
   /**
    * `GET /stamps/{stamp_id}/timestamp.tsr`: the stamp as a DER RFC 3161 TimeStampResp of the
    * service's TSA, for `openssl ts -verify -data <document> -in <file> -CAfile <GET /tsa/ca.pem>`.
+   *
+   * @example
+   * await writeFile("contract.pdf.tsr", await client.stamps.timestamp(stamp.stamp_id));
    */
   async timestamp(stampId: string, options?: RequestOptions): Promise<Uint8Array> {
     const body = await this.core.request(

@@ -25,7 +25,13 @@ export class Vault extends APIResource {
     return this.core.request("POST", (init) => this.http.POST("/vault/create", { ...init, body }), options);
   }
 
-  /** `GET /vault/{id}`: a vault of the calling account (never its key). */
+  /**
+   * `GET /vault/{id}`: a vault of the calling account (never its key).
+   *
+   * @example
+   * const vault = await client.vault.get("vlt_01JD3Y2B8C4D6E7F9G0H1J2K3M");
+   * console.log(vault.state, vault.deadline);
+   */
   get(vaultId: string, options?: RequestOptions): Promise<Schemas["VaultResponse"]> {
     return this.core.request(
       "GET",
@@ -37,6 +43,10 @@ export class Vault extends APIResource {
   /**
    * `GET /vault/list`: the calling account's vaults, newest first. Await it for one page, or
    * iterate all of them: `for await (const vault of client.vault.list())`.
+   *
+   * @example
+   * const page = await client.vault.list({ state: "active", limit: 50 });
+   * for await (const vault of client.vault.list()) console.log(vault.id, vault.deadline);
    */
   list(query: VaultListQuery = {}, options?: RequestOptions): PagePromise<Schemas["VaultListItem"]> {
     const { offset = 0, ...filter } = query;
@@ -51,7 +61,13 @@ export class Vault extends APIResource {
     );
   }
 
-  /** `POST /vault/{id}/heartbeat`: renews an active vault; the fee receipt is consumed. */
+  /**
+   * `POST /vault/{id}/heartbeat`: renews an active vault; the fee receipt is consumed.
+   *
+   * @example
+   * const receipt = await client.vault.heartbeat(vault.id, { fee_receipt: feeReceipt });
+   * console.log(receipt.next_deadline);
+   */
   heartbeat(
     vaultId: string,
     body: Schemas["HeartbeatRequest"],
@@ -64,7 +80,12 @@ export class Vault extends APIResource {
     );
   }
 
-  /** `POST /vault/batch-heartbeat`: renews several vaults with one receipt; failures are listed, not thrown. */
+  /**
+   * `POST /vault/batch-heartbeat`: renews several vaults with one receipt; failures are listed, not thrown.
+   *
+   * @example
+   * const { renewed, errors } = await client.vault.batchHeartbeat({ vault_ids: [a.id, b.id], fee_receipt: feeReceipt });
+   */
   batchHeartbeat(
     body: Schemas["BatchHeartbeatRequest"],
     options?: RequestOptions,
@@ -76,7 +97,12 @@ export class Vault extends APIResource {
     );
   }
 
-  /** `POST /vault/{id}/release`: the owner releases the vault early (if created with `allow_manual_release`). */
+  /**
+   * `POST /vault/{id}/release`: the owner releases the vault early (if created with `allow_manual_release`).
+   *
+   * @example
+   * await client.vault.release(vault.id, { reason: "handed over early" });
+   */
   release(
     vaultId: string,
     body: Schemas["ReleaseRequest"],
@@ -113,7 +139,12 @@ export class Vault extends APIResource {
     );
   }
 
-  /** `POST /vault/{id}/burn`: destroys the escrowed key for good. */
+  /**
+   * `POST /vault/{id}/burn`: destroys the escrowed key for good.
+   *
+   * @example
+   * await client.vault.burn(vault.id, { reason: "key compromised" });
+   */
   burn(
     vaultId: string,
     body: Schemas["BurnRequest"],
@@ -126,7 +157,12 @@ export class Vault extends APIResource {
     );
   }
 
-  /** `POST /vault/{id}/add-mirror`: adds a content URI (idempotent for a URI already listed). */
+  /**
+   * `POST /vault/{id}/add-mirror`: adds a content URI (idempotent for a URI already listed).
+   *
+   * @example
+   * await client.vault.addMirror(vault.id, { uri: "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi" });
+   */
   addMirror(
     vaultId: string,
     body: Schemas["AddMirrorRequest"],
@@ -140,12 +176,22 @@ export class Vault extends APIResource {
     );
   }
 
-  /** `GET /vault/fees`: the fee schedule a receipt must cover (no key needed). */
+  /**
+   * `GET /vault/fees`: the fee schedule a receipt must cover (no key needed).
+   *
+   * @example
+   * const { heartbeat_fee, currency, fee_recipient } = await client.vault.fees();
+   */
   fees(options?: RequestOptions): Promise<Schemas["VaultFees"]> {
     return this.core.request("GET", (init) => this.http.GET("/vault/fees", init), options);
   }
 
-  /** `POST /vault/group/create`: groups vaults so one batch heartbeat renews them all. */
+  /**
+   * `POST /vault/group/create`: groups vaults so one batch heartbeat renews them all.
+   *
+   * @example
+   * const group = await client.vault.createGroup({ name: "estate", vault_ids: [a.id, b.id], interval: 2_592_000 });
+   */
   createGroup(
     body: Schemas["HeartbeatGroupRequest"],
     options?: RequestOptions,

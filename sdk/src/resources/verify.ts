@@ -23,6 +23,10 @@ export class Verify extends APIResource {
   /**
    * `POST /stamps/{stamp_id}/verify`: verifies a stored stamp; with `file`, also checks that the
    * document matches the stamped hash.
+   *
+   * @example
+   * const check = await client.verify.stamp(stamp.stamp_id, { file: "./contract.pdf" });
+   * console.log(check.is_valid, check.trust_met);
    */
   async stamp(
     stampId: string,
@@ -48,6 +52,9 @@ export class Verify extends APIResource {
   /**
    * `POST /verify`: verifies a stamp document (`stamp_json`) as a third party holds it. Sent as
    * JSON, or as multipart with the document text first when `file` is given.
+   *
+   * @example
+   * const check = await client.verify.document({ stamp_json: JSON.stringify(stamp.stamp_json), file: "./contract.pdf" });
    */
   async document(params: VerifyDocumentParams, options?: UploadOptions): Promise<Schemas["VerifyResponse"]> {
     const { stamp_json, file, filename } = params;
@@ -60,7 +67,12 @@ export class Verify extends APIResource {
     return this.core.upload(upload, (init) => this.http.POST("/verify", init), options);
   }
 
-  /** `GET /verify/{stamp_id}`: the public HTML verification page (a 404 page for unknown ids). */
+  /**
+   * `GET /verify/{stamp_id}`: the public HTML verification page (a 404 page for unknown ids).
+   *
+   * @example
+   * const html = await client.verify.page(stamp.stamp_id);
+   */
   page(stampId: string, options?: RequestOptions): Promise<string> {
     return this.core.request(
       "GET",
