@@ -38,6 +38,7 @@ const documented: Record<string, number[]> = {
     Code.DEADLINE_EXCEEDED,
   ],
   HealthCheck: [Code.NOT_FOUND, Code.UNAUTHENTICATED],
+  SearchStamps: [Code.INVALID_ARGUMENT, Code.UNAUTHENTICATED, Code.RESOURCE_EXHAUSTED],
 };
 /** How long a streaming call may run before the fuzzer's deadline ends it. */
 const STREAM_DEADLINE = "300m";
