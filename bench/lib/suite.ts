@@ -1,4 +1,4 @@
-/** The eight benchmarks of the suite, in the order `npm run bench` runs them (issue #13's order). */
+/** The benchmarks of the suite, in the order `npm run bench` runs them (issue #13's eight, then issue #23's search). */
 export const suite = [
   "rest-create",
   "rest-get",
@@ -8,6 +8,7 @@ export const suite = [
   "ratelimit",
   "ws-fanout",
   "fingerprint",
+  "search",
 ] as const;
 
 export type BenchName = (typeof suite)[number];
