@@ -20,6 +20,7 @@ export const implemented: ReadonlySet<OperationId> = new Set<OperationId>([
   "getVerifyPage",
   "createStamp",
   "getStamp",
+  "searchStamps",
   "verifyStamp",
   "verifyStampJson",
   "createFingerprint",
