@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { createClient, type StampdClient } from "../sdk/src/index.js";
+import { type ClientOptions, createClient, type StampdClient } from "../sdk/src/index.js";
 
 /** The server's defaults (server/config.ts: PORT 8080, GRPC_PORT 50051) on this machine. */
 export const DEFAULT_URL = "http://127.0.0.1:8080";
@@ -60,10 +60,13 @@ export function withRemoteOptions(command: Command): Command {
     .option("--json", "print the API's response as JSON on stdout, and nothing else there");
 }
 
-/** The SDK client for the flags; `fetch` counts upload bytes when a progress bar is shown. */
+/**
+ * The SDK client for the flags; `fetch` counts upload bytes when a progress bar is shown,
+ * `WebSocket` lets `stamps.waitFor` follow events instead of polling (Node 20 has no global one).
+ */
 export function clientFor(
   flags: RemoteFlags,
-  extra: { fetch?: typeof globalThis.fetch; grpcUrl?: string } = {},
+  extra: { fetch?: typeof globalThis.fetch; grpcUrl?: string; WebSocket?: ClientOptions["WebSocket"] } = {},
 ): StampdClient {
   return createClient({
     baseUrl: flags.url,

@@ -1,6 +1,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { buffer, text } from "node:stream/consumers";
+import { bundleName } from "./bundle-file.js";
 import { UsageError } from "./errors.js";
 
 /**
@@ -21,9 +22,15 @@ export async function fileSizes(paths: string[]): Promise<number[]> {
 
 export const total = (sizes: number[]): number => sizes.reduce((a, b) => a + b, 0);
 
-/** `<dir>/<file name>.stamp.json` for each file; two files of the same name would overwrite one another. */
-export async function stampFilePaths(paths: string[], dir: string): Promise<string[]> {
-  const names = paths.map((path) => `${basename(path)}.stamp.json`);
+/**
+ * Where `--out` saves each document's proof bundle: the path itself when it names one `.json`
+ * file for one document, else `<dir>/<file name>.stampd.json` in the directory it names (two
+ * files of the same name would overwrite one another: refused).
+ */
+export async function bundlePaths(paths: string[], out: string): Promise<string[]> {
+  const single = paths.length === 1 && out.endsWith(".json");
+  const dir = single ? dirname(out) : out;
+  const names = single ? [basename(out)] : paths.map(bundleName);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new UsageError(`two files would be saved as ${join(dir, twice)}: stamp them separately`);
   await mkdir(dir, { recursive: true }).catch((err: Error) => {

@@ -19,6 +19,26 @@ const groups: { commands: Record<string, string>; load: () => Promise<Register> 
     load: async () => (await import("./commands/stamp.js")).registerStamp,
   },
   {
+    commands: { get: "show a stamp's status, anchors and trust score" },
+    load: async () => (await import("./commands/get.js")).registerGet,
+  },
+  {
+    commands: { search: "find the stamps of a document by its hash (--hash or --file), newest first" },
+    load: async () => (await import("./commands/search.js")).registerSearch,
+  },
+  {
+    commands: { upgrade: "fetch newer proof into proof bundles (*.stampd.json)" },
+    load: async () => (await import("./commands/upgrade.js")).registerUpgrade,
+  },
+  {
+    commands: { info: "describe a proof bundle (*.stampd.json)" },
+    load: async () => (await import("./commands/info.js")).registerInfo,
+  },
+  {
+    commands: { log: "the transparency log: checkpoint, inclusion and consistency proofs, verified" },
+    load: async () => (await import("./commands/log.js")).registerLog,
+  },
+  {
     commands: { hash: "hash a file on the server (nothing is stored), or here with --local" },
     load: async () => (await import("./commands/hash.js")).registerHash,
   },

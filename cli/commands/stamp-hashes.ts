@@ -1,9 +1,9 @@
-import { writeFile } from "node:fs/promises";
 import { create, toJson } from "@bufbuild/protobuf";
 import { BatchStampResponseSchema } from "../../gen/proto/svc/v1/stamp_pb.js";
 import { type GrpcStamp, GrpcStampStatus, type Schemas, type StampdClient } from "../../sdk/src/index.js";
+import { saveBundle } from "../bundle-file.js";
 import { clientFor, type RemoteFlags } from "../client.js";
-import { fileSizes, stampFilePaths, total } from "../files.js";
+import { bundlePaths, fileSizes, total } from "../files.js";
 import { hashLocally } from "../local-hash.js";
 import { Progress, type ProgressFlags, progressShown } from "../progress.js";
 import { table } from "../table.js";
@@ -25,18 +25,17 @@ type Flags = RemoteFlags & ProgressFlags & HashOnlyFlags & { out?: string };
  */
 export async function stampHashes(files: string[], flags: Flags): Promise<void> {
   const sizes = await fileSizes(files);
-  const saveAs = flags.out ? await stampFilePaths(files, flags.out) : undefined;
+  const saveAs = flags.out ? await bundlePaths(files, flags.out) : undefined;
   const algorithm = flags.algorithm ?? "sha3-256";
   const shown = progressShown(flags);
   const hashes = await hashAll(files, sizes, algorithm, shown);
   const client = clientFor(flags, { grpcUrl: flags.grpcUrl });
   const response = await batchStamp(client, hashes, flags, shown);
   const stamps = byFile(hashes, response.stamps);
-  // BatchStamp answers no stamp document: the REST stamp has it, to verify offline later.
+  // BatchStamp answers no stamp document: the bundle gathers it over REST, to verify offline later.
   if (saveAs) {
     for (const [i, stamp] of stamps.entries()) {
-      if (stamp)
-        await writeFile(saveAs[i]!, `${JSON.stringify(await client.stamps.get(stamp.id), null, 2)}\n`);
+      if (stamp) await saveBundle(client, stamp.id, saveAs[i]!, flags.url);
     }
   }
   console.log(

@@ -1,8 +1,8 @@
-import { writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import type { Schemas } from "../../sdk/src/index.js";
 import { hashAlgorithms } from "../../server/hashing/algorithms.js";
 import { presets } from "../../server/presets/presets.js";
+import { saveBundle } from "../bundle-file.js";
 import {
   clientFor,
   DEFAULT_GRPC_URL,
@@ -11,7 +11,7 @@ import {
   withRemoteOptions,
 } from "../client.js";
 import { UsageError } from "../errors.js";
-import { fileSizes, stampFilePaths, total } from "../files.js";
+import { bundlePaths, fileSizes, total } from "../files.js";
 import { anchorList, integerBetween, keyValue } from "../parsers.js";
 import { Progress, type ProgressFlags, progressShown, withProgressOptions } from "../progress.js";
 import { table } from "../table.js";
@@ -26,17 +26,22 @@ interface StampFlags extends RemoteFlags, ProgressFlags, HashOnlyFlags {
   generateFp?: boolean;
   identity?: string;
   out?: string;
+  wait?: WaitUntil;
 }
 
+type WaitUntil = "confirmed" | "anchored";
+
 /** Options of `POST /stamps`, which gRPC's BatchStamp does not take. */
-const restOnly = ["preset", "anchors", "trustThreshold", "docVersion", "generateFp", "identity"];
+const restOnly = ["preset", "anchors", "trustThreshold", "docVersion", "generateFp", "identity", "wait"];
 
 async function stampFiles(files: string[], flags: StampFlags): Promise<void> {
   const sizes = await fileSizes(files);
-  const saveAs = flags.out ? await stampFilePaths(files, flags.out) : undefined;
+  const saveAs = flags.out ? await bundlePaths(files, flags.out) : undefined;
   const bar = new Progress(progressShown(flags), "bytes");
   const upload = bar.shown ? new UploadProgress(bar) : undefined;
-  const client = clientFor(flags, { fetch: upload?.fetch });
+  // Loaded only to wait: following the stamp's events beats reading it every 2 s.
+  const WebSocket = flags.wait ? (await import("ws")).WebSocket : undefined;
+  const client = clientFor(flags, { fetch: upload?.fetch, WebSocket });
   const made: Schemas["StampResponse"][] = [];
   bar.start(total(sizes), files[0]!);
   try {
@@ -52,8 +57,11 @@ async function stampFiles(files: string[], flags: StampFlags): Promise<void> {
         identity_id: flags.identity,
       });
       upload?.end();
-      if (saveAs) await writeFile(saveAs[i]!, `${JSON.stringify(stamp, null, 2)}\n`);
-      made.push(stamp);
+      const done = flags.wait
+        ? await client.stamps.waitFor(stamp.stamp_id, { until: flags.wait, timeout: flags.timeout * 1000 })
+        : stamp;
+      if (saveAs) await saveBundle(client, done.stamp_id, saveAs[i]!, flags.url);
+      made.push(done);
     }
   } finally {
     // What was stamped before a failure is still reported (and saved).
@@ -101,7 +109,18 @@ export function registerStamp(program: Command): void {
     .option("--generate-fp", "also compute and store the structural fingerprint")
     .option("--no-generate-fp", "no fingerprint even if the preset makes one")
     .option("--identity <identity-id>", "also sign with this identity of your account (needs --api-key)")
-    .option("--out <dir>", "save each StampResponse as <dir>/<file name>.stamp.json (for `stampd verify`)")
+    .option(
+      "--out <path>",
+      "save each proof bundle as <path>/<file name>.stampd.json, or as <path> itself when it ends in .json and one file is stamped (for `stampd verify`, `upgrade`, `info`)",
+    )
+    .addOption(
+      new Option(
+        "--wait [until]",
+        "wait until each stamp is confirmed (the default) or anchored before printing and saving it; --timeout bounds the wait",
+      )
+        .choices(["confirmed", "anchored"])
+        .preset("confirmed"),
+    )
     .option("--hash-only", "send only hashes, computed here, in gRPC BatchStamp calls (no upload)")
     .addOption(
       new Option("--algorithm <name>", "--hash-only: hash algorithm (default sha3-256)").choices(

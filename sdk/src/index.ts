@@ -15,6 +15,28 @@ export {
   type StreamStampResponse as GrpcStreamStampResponse,
   type VerifyResponse as GrpcVerifyResponse,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
+// Proof bundles (`<name>.stampd.json`): gathered from the service, verified offline.
+export {
+  looksLikeProofBundle,
+  PROOF_BUNDLE_FORMAT,
+  type ProofBundle,
+  ProofBundleError,
+  parseProofBundle,
+} from "./bundle/bundle.js";
+export { type FetchBundleOptions, fetchProofBundle } from "./bundle/fetch-bundle.js";
+export {
+  readTimestampToken,
+  TimestampTokenError,
+  type VerifiedTimestamp,
+  verifyTimestampToken,
+} from "./bundle/timestamp-token.js";
+export {
+  type BundleCheck,
+  type BundlePiece,
+  type BundlePieceStatus,
+  type VerifyBundleOptions,
+  verifyProofBundle,
+} from "./bundle/verify-bundle.js";
 export {
   type ClientOptions,
   type ClientSocketOptions,

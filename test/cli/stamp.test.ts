@@ -80,12 +80,12 @@ describe("stampd stamp", { timeout: SPAWNS_TIMEOUT }, () => {
     expect(run.code).toBe(0);
     const printed = JSON.parse(run.out) as StampResponse[];
     expect(printed.map((s) => s.document_hash)).toEqual([sha3(texts["a.txt"]), sha3(texts["b.txt"])]);
-    const saved = JSON.parse(readFileSync(join(out, "b.txt.stamp.json"), "utf8"));
-    expect(saved).toEqual(printed[1]);
-    const good = await runStampd(["verify", join(out, "a.txt.stamp.json"), path("a.txt")]);
+    const saved = JSON.parse(readFileSync(join(out, "b.txt.stampd.json"), "utf8"));
+    expect(saved).toMatchObject({ format: "stampd.bundle/v1", stamp: printed[1], proof: null });
+    const good = await runStampd(["verify", join(out, "a.txt.stampd.json"), path("a.txt")]);
     expect(good.code).toBe(0);
     expect(good.out).toContain("VALID");
-    const swapped = await runStampd(["verify", join(out, "a.txt.stamp.json"), path("b.txt")]);
+    const swapped = await runStampd(["verify", join(out, "a.txt.stampd.json"), path("b.txt")]);
     expect(swapped.code).toBe(1);
   });
 
@@ -134,7 +134,7 @@ describe("stampd stamp --hash-only", { timeout: SPAWNS_TIMEOUT }, () => {
     }
   });
 
-  it("--out saves the REST stamp of each, which verifies offline; --progress covers hashing and stamping", async () => {
+  it("--out saves the proof bundle of each, which verifies offline; --progress covers hashing and stamping", async () => {
     const out = path("hash-only");
     const args = ["stamp", "--hash-only", path("big.bin"), path("c.txt"), "--out", out, "--progress"];
     const run = await runStampd([
@@ -149,9 +149,9 @@ describe("stampd stamp --hash-only", { timeout: SPAWNS_TIMEOUT }, () => {
     expect(run.out).toMatch(/c\.txt\s+stp_\S+\s+pending\s+sha256:/);
     expect(run.err).toContain("hashing");
     expect(run.err).toContain("100% | 2/2 | stamping");
-    const check = await runStampd(["verify", "--json", join(out, "big.bin.stamp.json"), path("big.bin")]);
+    const check = await runStampd(["verify", "--json", join(out, "big.bin.stampd.json"), path("big.bin")]);
     expect(check.code).toBe(0);
-    expect(JSON.parse(check.out).details.content_hash).toBe("match");
+    expect(JSON.parse(check.out).verification.details.content_hash).toBe("match");
   });
 
   it("refuses upload-only options: a usage error, exit 2", async () => {

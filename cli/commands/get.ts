@@ -1,0 +1,34 @@
+import type { Command } from "commander";
+import type { Schemas } from "../../sdk/src/index.js";
+import { clientFor, print, type RemoteFlags, withRemoteOptions } from "../client.js";
+
+export function registerGet(program: Command): void {
+  const command = program
+    .command("get")
+    .description("show a stamp's status: GET /stamps/{id} (status, anchors, trust score, verification page)")
+    .argument("<stamp-id>", "the stamp id (stp_…)");
+  withRemoteOptions(command).action(async (stampId: string, flags: RemoteFlags) => {
+    const stamp = await clientFor(flags).stamps.get(stampId);
+    print(flags, stamp, () => describeStamp(stamp));
+  });
+}
+
+/** The stamp as a few aligned lines: what a user checks first, then each anchor. */
+export function describeStamp(stamp: Schemas["StampResponse"]): string {
+  const { document } = stamp.stamp_json;
+  const trust = `${stamp.trust_score} of ${stamp.trust_threshold} required (${stamp.trust_met ? "met" : "not met"})`;
+  return [
+    `stamp ${stamp.stamp_id}: ${stamp.status}`,
+    `  created      ${stamp.created_at}`,
+    `  document     ${document.algorithm}:${document.hash}${document.size_bytes === null ? "" : ` (${document.size_bytes} bytes)`}`,
+    `  signed       ${stamp.is_signed ? `yes, by ${stamp.author_public_key}` : "no"}`,
+    `  trust score  ${trust}`,
+    ...stamp.anchors.map((a) => `  anchor       ${a.type} ${a.status}${anchorDetail(a)}`),
+    `  verify page  ${stamp.verify_url}`,
+  ].join("\n");
+}
+
+function anchorDetail(anchor: Schemas["AnchorState"]): string {
+  if (anchor.status === "confirmed") return ` ${anchor.confirmed_at} (reference ${anchor.reference})`;
+  return anchor.reason ? ` (${anchor.reason})` : "";
+}

@@ -1,0 +1,168 @@
+import { readFile } from "node:fs/promises";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { type Command, Option } from "commander";
+import type { StampdClient } from "../../sdk/src/client.js";
+import { type Checkpoint, verifyCheckpoint } from "../../sdk/src/verify/checkpoint.js";
+import { equalBytes, verifyConsistency, verifyInclusion } from "../../sdk/src/verify/merkle.js";
+import { clientFor, print, type RemoteFlags, withRemoteOptions } from "../client.js";
+import { EXIT_FAILURE, UsageError } from "../errors.js";
+import { integerBetween } from "../parsers.js";
+
+interface LogFlags extends RemoteFlags {
+  logKey?: string;
+}
+
+/** A fetched proof that does not verify: exit 1 with the reason. */
+class LogProofError extends Error {}
+
+const size = integerBetween(0, Number.MAX_SAFE_INTEGER);
+
+export function registerLog(program: Command): void {
+  const log = program
+    .command("log")
+    .description("the transparency log of batch roots: fetch its checkpoint and proofs, and verify them");
+  const withLogOptions = (command: Command) =>
+    withRemoteOptions(command).addOption(
+      new Option(
+        "--log-key <verifier-key>",
+        "the log's verifier key to check checkpoints with (default: the key GET /log presents, not pinned)",
+      ).env("STAMPD_LOG_KEY"),
+    );
+
+  withLogOptions(
+    log.command("checkpoint").description("fetch the latest signed checkpoint and verify its signature"),
+  ).action(
+    run(async (flags: LogFlags) => {
+      const { checkpoint, note, key } = await signedCheckpoint(clientFor(flags), flags);
+      const value = { ...json(checkpoint), checkpoint: note, verifier_key: key, signature: "valid" };
+      print(flags, value, () =>
+        [
+          `checkpoint of ${checkpoint.origin}: ${checkpoint.treeSize} entries`,
+          `  root hash  ${value.root_hash}`,
+          `  signature  valid (${pinning(flags)})`,
+        ].join("\n"),
+      );
+    }),
+  );
+
+  withLogOptions(
+    log
+      .command("inclusion")
+      .description(
+        "fetch the inclusion proof of a log entry (a batch root) and verify it against the signed checkpoint",
+      )
+      .argument("<index>", "the entry's index (`log.index` of a stamp's proof)", size)
+      .option("--tree-size <n>", "the tree size to prove it in (default: the latest checkpoint's)", size),
+  ).action(
+    run(async (index: number, flags: LogFlags & { treeSize?: number }) => {
+      const client = clientFor(flags);
+      const { checkpoint } = await signedCheckpoint(client, flags);
+      const treeSize = flags.treeSize ?? checkpoint.treeSize;
+      const root = await rootAt(client, checkpoint, treeSize);
+      const proof = await client.log.inclusion(index, treeSize);
+      if (!verifyInclusion(hexToBytes(proof.leaf_hash), index, treeSize, proof.proof.map(hexToBytes), root))
+        throw new LogProofError(
+          `entry ${index} is not in the tree of ${treeSize} entries the checkpoint signs`,
+        );
+      print(
+        flags,
+        { ...proof, root_hash: bytesToHex(root), verified: true },
+        () =>
+          `entry ${index} (batch ${proof.batch_id}, leaf ${proof.leaf_hash}) is in the log of ${treeSize} entries: verified (${pinning(flags)})`,
+      );
+    }),
+  );
+
+  withLogOptions(
+    log
+      .command("consistency")
+      .description(
+        "fetch the consistency proof between two log sizes and verify that the larger tree extends the smaller",
+      )
+      .argument("<first>", "the older tree size", size)
+      .argument("[second]", "the newer tree size (default: the latest checkpoint's)", size)
+      .option(
+        "--checkpoint <file>",
+        "a checkpoint saved earlier (signed note): its root must be the older tree's",
+      ),
+  ).action(
+    run(async (first: number, second: number | undefined, flags: LogFlags & { checkpoint?: string }) => {
+      const client = clientFor(flags);
+      const { checkpoint, key } = await signedCheckpoint(client, flags);
+      const newer = second ?? checkpoint.treeSize;
+      if (first > newer) throw new UsageError(`the older size ${first} is larger than ${newer}`);
+      const rootN = await rootAt(client, checkpoint, newer);
+      const proof = await client.log.consistency(first, newer);
+      const rootM = hexToBytes(proof.first_root);
+      if (!verifyConsistency(first, newer, rootM, rootN, proof.proof.map(hexToBytes)))
+        throw new LogProofError(`the tree of ${newer} entries does not extend the tree of ${first}`);
+      if (flags.checkpoint) await checkSaved(flags.checkpoint, key, first, rootM);
+      print(
+        flags,
+        { ...proof, verified: true },
+        () =>
+          `the log of ${newer} entries extends the log of ${first} (root ${proof.first_root}): verified (${pinning(flags)}${flags.checkpoint ? `; matches ${flags.checkpoint}` : ""})`,
+      );
+    }),
+  );
+}
+
+/** The latest checkpoint, its signature checked with the pinned key or the one the log presents. */
+async function signedCheckpoint(client: StampdClient, flags: LogFlags) {
+  const key = flags.logKey ?? (await client.log.info()).verifier_key;
+  const note = await client.log.checkpoint();
+  const checkpoint = await verifyCheckpoint(note, [key]).catch((err: Error) => {
+    throw new LogProofError(`the checkpoint does not verify: ${err.message}`);
+  });
+  return { checkpoint, note, key };
+}
+
+/**
+ * The root of the log's first `size` entries, proven: the checkpoint's own root, or one that a
+ * consistency proof links to it (the log serves proofs for any size up to its current one).
+ */
+async function rootAt(client: StampdClient, checkpoint: Checkpoint, size: number): Promise<Uint8Array> {
+  if (size === checkpoint.treeSize) return checkpoint.rootHash;
+  if (size > checkpoint.treeSize)
+    throw new UsageError(`the log's checkpoint has ${checkpoint.treeSize} entries, fewer than ${size}`);
+  const proof = await client.log.consistency(size, checkpoint.treeSize);
+  const root = hexToBytes(proof.first_root);
+  if (!verifyConsistency(size, checkpoint.treeSize, root, checkpoint.rootHash, proof.proof.map(hexToBytes)))
+    throw new LogProofError(`the root the log gives for size ${size} is not consistent with its checkpoint`);
+  return root;
+}
+
+async function checkSaved(file: string, key: string, size: number, root: Uint8Array): Promise<void> {
+  const note = await readFile(file, "utf8").catch((err: Error) => {
+    throw new UsageError(`cannot read ${file}: ${err.message}`);
+  });
+  const saved = await verifyCheckpoint(note, [key]).catch((err: Error) => {
+    throw new LogProofError(`${file} does not verify: ${err.message}`);
+  });
+  if (saved.treeSize !== size || !equalBytes(saved.rootHash, root))
+    throw new LogProofError(
+      `${file} (size ${saved.treeSize}) is not the tree of ${size} entries the log proves`,
+    );
+}
+
+const json = (checkpoint: Checkpoint) => ({
+  origin: checkpoint.origin,
+  tree_size: checkpoint.treeSize,
+  root_hash: bytesToHex(checkpoint.rootHash),
+});
+
+const pinning = (flags: LogFlags) =>
+  flags.logKey ? "pinned log key" : "log key from GET /log, not pinned: --log-key pins it";
+
+/** A proof that fails verification prints its reason and exits 1; other errors go to main. */
+function run<A extends unknown[]>(action: (...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    try {
+      await action(...args);
+    } catch (err) {
+      if (!(err instanceof LogProofError)) throw err;
+      console.error(`stampd: ${err.message}`);
+      process.exitCode = EXIT_FAILURE;
+    }
+  };
+}

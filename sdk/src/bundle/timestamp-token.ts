@@ -1,0 +1,174 @@
+import { sha256, sha384, sha512 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import * as pkijs from "pkijs";
+import { fromBase64 } from "../verify/base64.js";
+import type { HashAlgorithm } from "../verify/types.js";
+
+/** An RFC 3161 token that does not time-stamp the expected hash or does not verify. */
+export class TimestampTokenError extends Error {
+  override readonly name = "TimestampTokenError";
+}
+
+/** What a verified token says. */
+export interface VerifiedTimestamp {
+  /** `genTime`: when the TSA saw the hash. */
+  genTime: Date;
+  /** The token's serial number, hex. */
+  serial: string;
+  /** The subject of the TSA certificate that signed it. */
+  signer: string;
+}
+
+// The object identifiers RFC 3161 messageImprints name (BLAKE3 has none).
+const imprintOids: Partial<Record<HashAlgorithm, string>> = {
+  sha256: "2.16.840.1.101.3.4.2.1",
+  "sha3-256": "2.16.840.1.101.3.4.2.8",
+};
+const signerDigests: Record<string, { name: string; hash: (data: Uint8Array) => Uint8Array }> = {
+  "2.16.840.1.101.3.4.2.1": { name: "SHA-256", hash: sha256 },
+  "2.16.840.1.101.3.4.2.2": { name: "SHA-384", hash: sha384 },
+  "2.16.840.1.101.3.4.2.3": { name: "SHA-512", hash: sha512 },
+};
+const TST_INFO = "1.2.840.113549.1.9.16.1.4";
+const MESSAGE_DIGEST = "1.2.840.113549.1.9.4";
+const EXTENDED_KEY_USAGE = "2.5.29.37";
+const TIME_STAMPING = "1.3.6.1.5.5.7.3.8";
+
+/**
+ * Verifies a DER `TimeStampResp` offline, with the checks of `openssl ts -verify -digest <hash>
+ * -CAfile <ca>`: the request was granted; the token's `messageImprint` is `hex` under
+ * `algorithm`; the CMS `messageDigest` attribute is the hash of the TSTInfo and the signature over
+ * the signed attributes verifies with a certificate the token carries; that certificate is a
+ * time-stamping certificate (extendedKeyUsage `timeStamping`), valid at `genTime` and issued by a
+ * certificate of `caPem`. Throws `TimestampTokenError` naming the first check that fails.
+ * Portable: pkijs over WebCrypto, no node: imports.
+ *
+ * @example
+ * const tsr = await client.stamps.timestamp(stamp.stamp_id);
+ * const { genTime } = await verifyTimestampToken(tsr, stamp.stamp_json.document.algorithm, stamp.document_hash, caPem);
+ */
+export async function verifyTimestampToken(
+  response: Uint8Array,
+  algorithm: HashAlgorithm,
+  hex: string,
+  caPem: string,
+): Promise<VerifiedTimestamp> {
+  const { signed, info } = parseToken(response);
+  const oid = imprintOids[algorithm];
+  if (!oid) throw new TimestampTokenError(`${algorithm} has no RFC 3161 object identifier`);
+  const imprint = info.messageImprint;
+  if (imprint.hashAlgorithm.algorithmId !== oid || hexOf(imprint.hashedMessage) !== hex.toLowerCase()) {
+    throw new TimestampTokenError("the token time-stamps another hash");
+  }
+  const cas = parsePem(caPem);
+  if (cas.length === 0) throw new TimestampTokenError("no CA certificate to check the TSA against");
+  const signer = await signerOf(signed);
+  checkTsaCertificate(signer, info.genTime);
+  if (!(await issuedByOneOf(signer, cas))) {
+    throw new TimestampTokenError("the TSA certificate is not issued by the trusted CA");
+  }
+  return {
+    genTime: info.genTime,
+    serial: hexOf(info.serialNumber),
+    signer: signer.subject.typesAndValues.map((t) => `${t.value.valueBlock.value}`).join(", "),
+  };
+}
+
+/** `genTime` and serial of a token without verifying it (for a description). */
+export function readTimestampToken(response: Uint8Array): { genTime: Date; serial: string } {
+  const { info } = parseToken(response);
+  return { genTime: info.genTime, serial: hexOf(info.serialNumber) };
+}
+
+function parseToken(response: Uint8Array): { signed: pkijs.SignedData; info: pkijs.TSTInfo } {
+  try {
+    const parsed = pkijs.TimeStampResp.fromBER(new Uint8Array(response));
+    const status = parsed.status.status;
+    if (status !== pkijs.PKIStatus.granted && status !== pkijs.PKIStatus.grantedWithMods) {
+      throw new TimestampTokenError(`the TSA did not grant the token (status ${status})`);
+    }
+    if (!parsed.timeStampToken) throw new TimestampTokenError("the response holds no token");
+    const signed = new pkijs.SignedData({ schema: parsed.timeStampToken.content });
+    const content = signed.encapContentInfo;
+    if (content.eContentType !== TST_INFO || !content.eContent) {
+      throw new TimestampTokenError("the token's content is not a TSTInfo");
+    }
+    return { signed, info: pkijs.TSTInfo.fromBER(eContentBytes(signed)) };
+  } catch (err) {
+    if (err instanceof TimestampTokenError) throw err;
+    throw new TimestampTokenError(`not a DER TimeStampResp (${(err as Error).message})`);
+  }
+}
+
+/**
+ * RFC 5652 5.4: the messageDigest attribute is the hash of the TSTInfo, and the signature over
+ * the DER SET of the signed attributes verifies with one of the token's certificates.
+ */
+async function signerOf(signed: pkijs.SignedData): Promise<pkijs.Certificate> {
+  const info = signed.signerInfos[0];
+  const digest = info && signerDigests[info.digestAlgorithm.algorithmId];
+  const attrs = info?.signedAttrs;
+  if (!info || !digest || !attrs) throw new TimestampTokenError("the token has no usable signer");
+  const claimed = attrs.attributes.find((a) => a.type === MESSAGE_DIGEST)?.values[0];
+  const actual = bytesToHex(digest.hash(eContentBytes(signed)));
+  if (!claimed || hexOf(claimed) !== actual) {
+    throw new TimestampTokenError("the signed message digest is not the TSTInfo's");
+  }
+  const der = new Uint8Array(attrs.encodedValue);
+  der[0] = 0x31; // signed as an explicit SET OF, stored with the [0] IMPLICIT tag
+  const crypto = pkijs.getCrypto(true);
+  for (const cert of signed.certificates ?? []) {
+    if (!(cert instanceof pkijs.Certificate)) continue;
+    const ok = await crypto
+      .verifyWithPublicKey(
+        der,
+        info.signature,
+        cert.subjectPublicKeyInfo,
+        info.signatureAlgorithm,
+        digest.name,
+      )
+      .catch(() => false);
+    if (ok) return cert;
+  }
+  throw new TimestampTokenError("the token's signature does not verify with a certificate it carries");
+}
+
+function checkTsaCertificate(cert: pkijs.Certificate, genTime: Date): void {
+  const usage = cert.extensions?.find((e) => e.extnID === EXTENDED_KEY_USAGE)?.parsedValue as
+    | pkijs.ExtKeyUsage
+    | undefined;
+  if (!usage?.keyPurposes.includes(TIME_STAMPING)) {
+    throw new TimestampTokenError("the signing certificate is not a time-stamping certificate");
+  }
+  if (genTime < cert.notBefore.value || genTime > cert.notAfter.value) {
+    throw new TimestampTokenError("the TSA certificate was not valid at the token's time");
+  }
+}
+
+async function issuedByOneOf(cert: pkijs.Certificate, cas: pkijs.Certificate[]): Promise<boolean> {
+  for (const ca of cas) {
+    if (cert.issuer.isEqual(ca.subject) && (await cert.verify(ca).catch(() => false))) return true;
+  }
+  return false;
+}
+
+/** The certificates of a PEM text. */
+function parsePem(pem: string): pkijs.Certificate[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  try {
+    return blocks.map((block) => {
+      const body = block.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, "");
+      return pkijs.Certificate.fromBER(new Uint8Array(fromBase64(body)));
+    });
+  } catch (err) {
+    throw new TimestampTokenError(`the CA certificate does not parse (${(err as Error).message})`);
+  }
+}
+
+function eContentBytes(signed: pkijs.SignedData): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(signed.encapContentInfo.eContent!.getValue());
+}
+
+function hexOf(value: { valueBlock: { valueHexView: Uint8Array } }): string {
+  return bytesToHex(value.valueBlock.valueHexView);
+}

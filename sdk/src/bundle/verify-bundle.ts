@@ -1,0 +1,219 @@
+import { fromBase64 } from "../verify/base64.js";
+import { verifyStamp } from "../verify/stamp.js";
+import { type ProofCheck, verifyStampProof } from "../verify/stamp-proof.js";
+import type { StampDocument, VerifyResult } from "../verify/types.js";
+import type { ProofBundle } from "./bundle.js";
+import { checkLogConsistency } from "./log-consistency.js";
+import { verifyTimestampToken } from "./timestamp-token.js";
+
+/**
+ * The verdict on one part of a bundle: `absent` when the bundle does not hold it (yet: an upgrade
+ * may bring it), `unverified` for evidence only the service vouches for (an anchor confirmed on a
+ * chain or by an outside TSA, whose proof the service does not export).
+ */
+export type BundlePieceStatus = "valid" | "invalid" | "absent" | "unverified";
+
+export interface BundlePiece {
+  name: string;
+  status: BundlePieceStatus;
+  detail: string;
+}
+
+export interface VerifyBundleOptions {
+  /** The original document (required to check its hash; without it `document` is absent). */
+  document?: Uint8Array | Blob;
+  /** Service keys (`ed25519:<hex>`) to accept; absent: the key the stamp embeds is taken as given. */
+  trustedServiceKeys?: string[];
+  /** Log verifier keys; absent: the `log.verifier_key` the bundle holds. */
+  trustedLogKeys?: string[];
+  /** PEM of the CA the TSA certificate must chain to; absent: the `timestamp.ca_pem` the bundle holds. */
+  trustedTsaCaPem?: string;
+}
+
+export interface BundleCheck {
+  /** No part is invalid, the stamp verifies and, given the document, its hash matches. */
+  valid: boolean;
+  pieces: BundlePiece[];
+  /** `verifyStamp` with the bundle's proof: the REST `VerifyResponse` shape, trust score included. */
+  verification: VerifyResult;
+}
+
+/**
+ * Verifies every part a proof bundle holds, with no network: the document's hash and the stamp's
+ * signatures, the batch proof, the log inclusion under a signed checkpoint, the consistency of that
+ * checkpoint with the one held before, the RFC 3161 token, and the anchor evidence.
+ *
+ * @example
+ * const bundle = parseProofBundle(await readFile("contract.pdf.stampd.json", "utf8"));
+ * const check = await verifyProofBundle(bundle, { document: await openAsBlob("contract.pdf") });
+ * for (const piece of check.pieces) console.log(piece.name, piece.status, piece.detail);
+ */
+export async function verifyProofBundle(
+  bundle: ProofBundle,
+  options: VerifyBundleOptions = {},
+): Promise<BundleCheck> {
+  const stamp = bundle.stamp.stamp_json;
+  const logKeys = options.trustedLogKeys ?? (bundle.log ? [bundle.log.verifier_key] : []);
+  const proof = bundle.proof ?? undefined;
+  const verification = await verifyStamp(stamp, {
+    document: options.document,
+    trustedServiceKeys: options.trustedServiceKeys,
+    proof,
+    trustedLogKeys: logKeys,
+    anchors: proof ? undefined : bundle.stamp.anchors,
+  });
+  const proofCheck = proof
+    ? await verifyStampProof(stamp, proof, {
+        trustedServiceKeys: options.trustedServiceKeys,
+        trustedLogKeys: logKeys,
+      })
+    : undefined;
+  const pieces = [
+    ...stampPieces(verification, options),
+    batchPiece(proofCheck),
+    logPiece(bundle, proofCheck, options),
+    await consistencyPiece(bundle, logKeys),
+    await timestampPiece(bundle, stamp, options),
+    ...anchorPieces(bundle, proofCheck),
+  ];
+  const valid = verification.is_valid && !pieces.some((p) => p.status === "invalid");
+  return { valid, pieces, verification };
+}
+
+function stampPieces(result: VerifyResult, options: VerifyBundleOptions): BundlePiece[] {
+  const { details } = result;
+  const failure = (word: string) => details.failures.find((f) => f.toLowerCase().includes(word)) ?? "";
+  const pinned = options.trustedServiceKeys ? "pinned key" : "the key the stamp embeds (not pinned)";
+  return [
+    {
+      name: "document",
+      status: { match: "valid", mismatch: "invalid", not_checked: "absent" }[
+        details.content_hash
+      ] as BundlePieceStatus,
+      detail: {
+        match: "its hash is the stamped hash",
+        mismatch: "its hash is not the stamped hash",
+        not_checked: "no document given",
+      }[details.content_hash],
+    },
+    {
+      name: "stamp format",
+      status: details.format,
+      detail: details.format === "valid" ? "stampd.stamp/v1" : failure("format"),
+    },
+    {
+      name: "service signature",
+      status: details.service_signature === "valid" ? "valid" : "invalid",
+      detail: details.service_signature === "valid" ? `verifies with ${pinned}` : failure("service"),
+    },
+    {
+      name: "author signature",
+      status: details.author_signature,
+      detail:
+        details.author_signature === "absent"
+          ? "the stamp is not signed by an identity"
+          : failure("author") || "verifies",
+    },
+  ];
+}
+
+function batchPiece(check: ProofCheck | undefined): BundlePiece {
+  const name = "batch proof";
+  if (!check)
+    return { name, status: "absent", detail: "the stamp was pending when saved: run `stampd upgrade`" };
+  const ok = check.leaf === "valid" && check.merkle === "valid" && check.batch_signature === "valid";
+  const failures = check.failures.filter((f) => !f.startsWith("log:"));
+  return {
+    name,
+    status: ok ? "valid" : "invalid",
+    detail: ok ? "leaf, audit path and batch signature hold" : failures.join("; "),
+  };
+}
+
+function logPiece(
+  bundle: ProofBundle,
+  check: ProofCheck | undefined,
+  options: VerifyBundleOptions,
+): BundlePiece {
+  const name = "log inclusion";
+  const log = bundle.proof?.log;
+  if (!check || !log)
+    return {
+      name,
+      status: "absent",
+      detail: "no checkpoint covered the batch when saved: run `stampd upgrade`",
+    };
+  if (check.log === "valid") {
+    const key = options.trustedLogKeys ? "a pinned log key" : "the log key the bundle holds (not pinned)";
+    return {
+      name,
+      status: "valid",
+      detail: `entry ${log.index} of checkpoint ${log.tree_size}, signed by ${key}`,
+    };
+  }
+  return { name, status: "invalid", detail: check.failures.filter((f) => f.startsWith("log:")).join("; ") };
+}
+
+async function consistencyPiece(bundle: ProofBundle, logKeys: string[]): Promise<BundlePiece> {
+  const name = "log consistency";
+  const { previous_checkpoint: older, consistency } = bundle.log ?? {};
+  const newer = bundle.proof?.log?.checkpoint;
+  if (!older || !consistency || !newer)
+    return { name, status: "absent", detail: "no earlier checkpoint held" };
+  const problem = await checkLogConsistency(older, newer, consistency, logKeys);
+  if (problem) return { name, status: "invalid", detail: problem };
+  return {
+    name,
+    status: "valid",
+    detail: `checkpoint ${consistency.second} extends checkpoint ${consistency.first}`,
+  };
+}
+
+async function timestampPiece(
+  bundle: ProofBundle,
+  stamp: StampDocument,
+  options: VerifyBundleOptions,
+): Promise<BundlePiece> {
+  const name = "rfc3161 timestamp";
+  if (!bundle.timestamp) return { name, status: "absent", detail: "no RFC 3161 token held" };
+  try {
+    const ca = options.trustedTsaCaPem ?? bundle.timestamp.ca_pem;
+    const token = fromBase64(bundle.timestamp.token);
+    const { genTime } = await verifyTimestampToken(token, stamp.document.algorithm, stamp.document.hash, ca);
+    const by = options.trustedTsaCaPem ? "a pinned CA" : "the CA the bundle holds (not pinned)";
+    return {
+      name,
+      status: "valid",
+      detail: `the stamped hash at ${genTime.toISOString()}, TSA certified by ${by}`,
+    };
+  } catch (err) {
+    return { name, status: "invalid", detail: (err as Error).message };
+  }
+}
+
+/**
+ * The `log` anchor is what the log inclusion proves; the others are evidence the service reported
+ * (a chain transaction, an outside TSA's token digest), listed for what they are.
+ */
+function anchorPieces(bundle: ProofBundle, check: ProofCheck | undefined): BundlePiece[] {
+  return bundle.stamp.anchors.map((anchor): BundlePiece => {
+    const name = `anchor ${anchor.type}`;
+    if (anchor.type === "log") {
+      const proven = check?.log === "valid";
+      return proven
+        ? { name, status: "valid", detail: "proven by the log inclusion" }
+        : { name, status: "absent", detail: `${anchor.status}: no verified log inclusion` };
+    }
+    if (anchor.status !== "confirmed")
+      return {
+        name,
+        status: "absent",
+        detail: `${anchor.status}${anchor.reason ? `: ${anchor.reason}` : ""}`,
+      };
+    return {
+      name,
+      status: "unverified",
+      detail: `confirmed ${anchor.confirmed_at} (reference ${anchor.reference}), as the service reported it`,
+    };
+  });
+}
