@@ -49,7 +49,11 @@ function step(state: StepState, name: string, text: SafeHtml | string): SafeHtml
 function anchoredStep(details: VerifyDetails): SafeHtml {
   const { anchors } = details;
   if (anchors.length === 0) {
-    return step("not-requested", "Anchored", "No anchors were requested: the signed batch and the log are its evidence.");
+    return step(
+      "not-requested",
+      "Anchored",
+      "No anchors were requested: the signed batch and the log are its evidence.",
+    );
   }
   if (stampStatus(details.sealed, anchors) === "anchored") {
     return step("done", "Anchored", "Every requested anchor has confirmed.");
@@ -63,7 +67,11 @@ function anchoredStep(details: VerifyDetails): SafeHtml {
     );
   }
   const pending = anchors.filter((a) => a.status !== "confirmed").length;
-  return step("waiting", "Anchored", `${plural(pending, "requested anchor")} of ${anchors.length} still pending.`);
+  return step(
+    "waiting",
+    "Anchored",
+    `${plural(pending, "requested anchor")} of ${anchors.length} still pending.`,
+  );
 }
 
 function anchorTable(stamp: StampResponse): SafeHtml | string {

@@ -154,17 +154,6 @@ export class RateLimiter {
     return Math.min(...lanesOf(this.tiers[tier]).map((lane) => (tokenBucket ? lane.burst : lane.limit)));
   }
 
-  /**
-   * The largest weight one charge of `tier` is counted in full: the smallest lane's capacity (a
-   * token bucket's burst, a sliding window's limit). `consume` counts a larger weight as that
-   * capacity, so that any single request can pass once the budget is full; gRPC charges of many
-   * items stay under it instead of passing for less than they cost.
-   */
-  maxWeight(tier: Tier): number {
-    const tokenBucket = this.options.store.algorithm === "token_bucket";
-    return Math.min(...lanesOf(this.tiers[tier]).map((lane) => (tokenBucket ? lane.burst : lane.limit)));
-  }
-
   /** For the host program and `GET /metrics`: counts since start, clients tracked now. */
   async stats(): Promise<RateLimitStats> {
     const { store } = this.options;

@@ -42,8 +42,9 @@ for (const engine of engines) {
       // A batch with a duplicate id is refused whole, and the count with it.
       await expect(store.stamps.insertMany([stamp(1000), stamp(1)])).rejects.toThrow();
       expect(await store.stamps.count()).toBe(271);
-      const [{ n }] = await db.rows<{ n: number }>("SELECT count(*) AS n FROM stamps");
-      expect(n).toBe(271);
+      // count(*) is a bigint: PostgreSQL's driver hands it over as text.
+      const rows = await db.rows<{ n: number | string }>("SELECT count(*) AS n FROM stamps");
+      expect(rows.map(({ n }) => Number(n))).toEqual([271]);
     });
 
     it("adds up what two instances insert at the same time", async () => {
