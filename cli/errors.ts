@@ -1,5 +1,11 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { APIConnectionError, APIError, APITimeoutError, type Schemas } from "../sdk/src/index.js";
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  type Schemas,
+  StampWaitTimeoutError,
+} from "../sdk/src/index.js";
 
 type ValidationIssue = Schemas["ValidationIssue"];
 
@@ -23,6 +29,8 @@ export interface ErrorReport {
 /** One line for stderr, `stampd: <detail> (<code>, HTTP <status>)`, and the exit code of an error. */
 export function reportError(err: unknown): ErrorReport {
   if (err instanceof UsageError) return { line: `stampd: ${err.message}`, exitCode: EXIT_USAGE };
+  // `--wait` ran out of time: say which stamp and its status, not that a request timed out.
+  if (err instanceof StampWaitTimeoutError) return failure(`${err.message} (timeout)`);
   if (err instanceof APITimeoutError) return failure("the request timed out (timeout)");
   if (err instanceof APIConnectionError) return failure(`${connectionDetail(err)} (connection_error)`);
   if (err instanceof APIError)

@@ -272,6 +272,21 @@ describe("upgrade of a pending bundle, then verify --offline with the server gon
     });
   });
 
+  it("stamp --wait gives up after --timeout seconds with the stamp's status, exit 1", async () => {
+    const run = await runStampd([
+      "stamp",
+      path("other.txt"),
+      "--wait",
+      "--timeout",
+      "2",
+      ...serverArgs(manual.svc),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(
+      /^stampd: stp_\S+ did not become confirmed in time \(it is pending\) \(timeout\)\n$/,
+    );
+  });
+
   it("upgrade brings the proof once sealed, then a larger checkpoint with its consistency proof", async () => {
     await manual.tick();
     const first = await runStampd(["upgrade", file()]);

@@ -82,7 +82,9 @@ export async function verifyProofBundle(
 
 function stampPieces(result: VerifyResult, options: VerifyBundleOptions): BundlePiece[] {
   const { details } = result;
-  const failure = (word: string) => details.failures.find((f) => f.toLowerCase().includes(word)) ?? "";
+  // verifyStamp words each failure `<check>: <reason>`; a bad format is its only failure.
+  const failure = (check: string) =>
+    details.failures.find((f) => f.startsWith(check)) ?? details.failures[0] ?? "";
   const pinned = options.trustedServiceKeys ? "pinned key" : "the key the stamp embeds (not pinned)";
   return [
     {
@@ -99,20 +101,22 @@ function stampPieces(result: VerifyResult, options: VerifyBundleOptions): Bundle
     {
       name: "stamp format",
       status: details.format,
-      detail: details.format === "valid" ? "stampd.stamp/v1" : failure("format"),
+      detail: details.format === "valid" ? "stampd.stamp/v1" : failure(""),
     },
     {
       name: "service signature",
       status: details.service_signature === "valid" ? "valid" : "invalid",
-      detail: details.service_signature === "valid" ? `verifies with ${pinned}` : failure("service"),
+      detail:
+        details.service_signature === "valid" ? `verifies with ${pinned}` : failure("service signature"),
     },
     {
       name: "author signature",
       status: details.author_signature,
-      detail:
-        details.author_signature === "absent"
-          ? "the stamp is not signed by an identity"
-          : failure("author") || "verifies",
+      detail: {
+        absent: "the stamp is not signed by an identity",
+        valid: "verifies with the author key the stamp names",
+        invalid: failure("author signature"),
+      }[details.author_signature],
     },
   ];
 }
