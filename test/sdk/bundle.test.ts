@@ -1,8 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import {
   createClient,
   fetchProofBundle,
@@ -27,6 +30,16 @@ let dir: string; // for openssl's own verdict on the same token
 const tick = () => svc.service.proofs.pipeline.tick();
 const text = "a contract kept for years";
 const document = new TextEncoder().encode(text);
+// Every bundle the SDK writes is a valid `ProofBundle` of the spec, pending or upgraded.
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ("default" in addFormatsModule
+  ? addFormatsModule.default
+  : addFormatsModule) as unknown as FormatsPlugin;
+const spec = parse(readFileSync(new URL("../../specs/openapi.yaml", import.meta.url), "utf8"));
+const ajv = new Ajv2020({ strict: false, allowUnionTypes: true });
+addFormats(ajv);
+ajv.addSchema({ $id: "spec", components: spec.components });
+const isProofBundle = ajv.compile({ $ref: "spec#/components/schemas/ProofBundle" });
 const statuses = (pieces: { name: string; status: string }[]) =>
   Object.fromEntries(pieces.map((p) => [p.name, p.status]));
 
@@ -51,9 +64,12 @@ describe("fetchProofBundle and verifyProofBundle", () => {
     const pending = await fetchProofBundle(client, stamp.stamp_id, { serviceUrl: svc.baseUrl });
     expect(pending).toMatchObject({ format: "stampd.bundle/v1", proof: null, log: null, timestamp: null });
     expect(parseProofBundle(JSON.stringify(pending))).toEqual(pending);
+    expect(isProofBundle(pending), JSON.stringify(isProofBundle.errors)).toBe(true);
+    expect(isProofBundle({ ...pending, timestamp: { token: "x" } })).toBe(false);
     await tick();
     bundle = await fetchProofBundle(client, stamp.stamp_id, { serviceUrl: svc.baseUrl, previous: pending });
     expect(bundle.proof?.log?.tree_size).toBe(1);
+    expect(isProofBundle(bundle), JSON.stringify(isProofBundle.errors)).toBe(true);
     const check = await verifyProofBundle(bundle, { document });
     expect(check.valid).toBe(true);
     expect(statuses(check.pieces)).toMatchObject({
@@ -114,6 +130,7 @@ describe("fetchProofBundle and verifyProofBundle", () => {
       consistency: { first: 1, second: 2 },
     });
     expect(statuses((await verifyProofBundle(newer, { document })).pieces)["log consistency"]).toBe("valid");
+    expect(isProofBundle(newer), JSON.stringify(isProofBundle.errors)).toBe(true);
   });
 
   it("refuses to upgrade a bundle with another stamp document, and to read an unknown format", async () => {
