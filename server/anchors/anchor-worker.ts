@@ -83,9 +83,7 @@ export class AnchorWorker {
         });
       }
     }
-    const anchored = members.filter(
-      (m) => m.status === "confirmed" && isAnchored(m.anchors, records),
-    );
+    const anchored = members.filter((m) => m.status === "confirmed" && isAnchored(m.anchors, records));
     await proofs.markAnchored(anchored.map((m) => m.id));
   }
 }

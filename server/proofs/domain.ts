@@ -49,7 +49,12 @@ export async function createProofDomain(ctx: AppContext): Promise<ProofDomain> {
     maxStamps: config.BATCH_MAX,
   });
   const tsa = await loadTimestampAuthority(config, logger);
-  const evidence = new StampEvidenceSource(store.proofs, store.anchors, store.log, anchorAvailability(config));
+  const evidence = new StampEvidenceSource(
+    store.proofs,
+    store.anchors,
+    store.log,
+    anchorAvailability(config),
+  );
   const service = new ProofService({ stamps: store.stamps, proofs: store.proofs, evidence, log, tsa });
   return { log, pipeline, service, tsaCaPem: tsa.caPem };
 }

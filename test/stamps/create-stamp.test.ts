@@ -60,16 +60,19 @@ describe("POST /stamps", () => {
         { type: "rfc3161", status: "unavailable", reason: "no time-stamp authority configured (TSA_URL)" },
       ],
     ],
-  ])("preset %s fills anchors and threshold (score: the service signature 1)", async (preset, anchors, threshold, states) => {
-    const stamp = await createStamp(svc, "x", { preset });
-    expect(stamp).toMatchObject({
-      anchors_requested: anchors,
-      trust_threshold: threshold,
-      trust_score: 1,
-      anchors: states,
-    });
-    expect(stamp.stamp_json.preset).toBe(preset);
-  });
+  ])(
+    "preset %s fills anchors and threshold (score: the service signature 1)",
+    async (preset, anchors, threshold, states) => {
+      const stamp = await createStamp(svc, "x", { preset });
+      expect(stamp).toMatchObject({
+        anchors_requested: anchors,
+        trust_threshold: threshold,
+        trust_score: 1,
+        anchors: states,
+      });
+      expect(stamp.stamp_json.preset).toBe(preset);
+    },
+  );
 
   it("explicit fields override the preset; anchors replace its list, deduplicated, spaces ignored", async () => {
     const stamp = await createStamp(svc, "x", {
