@@ -114,7 +114,10 @@ export const mutations: Mutation[] = [
     name: "body: a member named twice",
     applies: (_, p) => isJson(_, p) && objectPaths(jsonValue(p)).length > 0,
     apply(p, rng) {
-      const [, target] = rng.pick(objectPaths(jsonValue(p)));
+      // A copy: generated bodies may share objects (examples), and a marker left in a shared one
+      // would reach a later request without its repeated member.
+      const value = JSON.parse(JSON.stringify(jsonValue(p))) as unknown;
+      const [, target] = rng.pick(objectPaths(value));
       const names = Object.keys(target);
       const name = names.length > 0 ? rng.pick(names) : "x";
       const marker = "\u0000repeat\u0000";
@@ -127,7 +130,7 @@ export const mutations: Mutation[] = [
         Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
       const repeated = `${rng.pick([JSON.stringify(name), escapedName(name)])}:${JSON.stringify(rng.draw(anyJson))}`;
       const pair = names.length > 0 ? repeated : `${repeated},${JSON.stringify(name)}:1`;
-      const text = JSON.stringify(jsonValue(p)).replace(`${JSON.stringify(marker)}:0`, pair);
+      const text = JSON.stringify(value).replace(`${JSON.stringify(marker)}:0`, pair);
       p.body = { kind: "raw", bytes: Buffer.from(text), contentType: "application/json" };
       p.broken = "a member named twice in one object (RFC 7493)";
     },
