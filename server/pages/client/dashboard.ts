@@ -1,9 +1,8 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { StampdSocket } from "../../../sdk/src/ws/client.js";
 import { drawChart } from "./chart.js";
 import { addCopyButtons } from "./copy-buttons.js";
 import { type ListedEvent, listedEvents, showEvent } from "./event-list.js";
-import { fetchJson, setConnection, throttled } from "./live.js";
+import { fetchJson, follow, throttled } from "./live.js";
 import { showLog } from "./log-panel.js";
 import { addToSeries } from "./minute-series.js";
 
@@ -18,7 +17,6 @@ type DashboardStats = components["schemas"]["DashboardStats"];
 const REFRESH_MS = 30_000;
 const RECOUNT_DELAY_MS = 2_000;
 const LIVE = "● Live: updates as events arrive";
-const STOPPED = "Not connected: live updates stopped. Reload the page to try again.";
 
 addCopyButtons();
 const root = document.getElementById("dashboard");
@@ -44,7 +42,14 @@ function start(root: HTMLElement): void {
     if (event.type !== "stamp_created") recount();
     else if (current) show(withStamp(current, event.data.timestamp));
   };
-  follow(socketUrl, onEvent, refresh);
+  follow({
+    url: socketUrl,
+    channels: ["all_stamps", "all_vaults"],
+    events: Object.keys(listedEvents) as ListedEvent["type"][],
+    live: LIVE,
+    onEvent: (event) => onEvent(event as ListedEvent),
+    onReconnected: refresh,
+  });
   // The chart is drawn at its on-screen width: a turned phone or a resized window redraws it.
   new ResizeObserver(() => {
     if (current) drawChart(chart(), current.stamps.per_minute);
@@ -70,40 +75,6 @@ function renderStats(stats: DashboardStats): void {
   const total = stats.stamps.per_minute.counts.reduce((a, b) => a + b, 0);
   document.getElementById("chart-desc")!.textContent =
     `Stamps created in each of the last 60 minutes: ${total} in all.`;
-}
-
-/**
- * Follows all_stamps and all_vaults. After a reconnection the missed events are not replayed, so
- * `onReconnected` recounts; a ping, queued until the connection is back, tells when that is.
- */
-function follow(url: string, onEvent: (event: ListedEvent) => void, onReconnected: () => void): void {
-  setConnection("Connecting…", false);
-  const socket = new StampdSocket({
-    url,
-    onReconnecting: () => {
-      setConnection("Reconnecting…", false);
-      socket.ping().then(
-        () => {
-          setConnection(LIVE, true);
-          onReconnected();
-        },
-        () => {},
-      );
-    },
-  });
-  for (const type of Object.keys(listedEvents) as ListedEvent["type"][]) void listen(socket, type, onEvent);
-  Promise.all([socket.subscribe("all_stamps"), socket.subscribe("all_vaults")]).then(
-    () => setConnection(LIVE, true),
-    () => setConnection(STOPPED, false),
-  );
-}
-
-async function listen(socket: StampdSocket, type: ListedEvent["type"], onEvent: (e: ListedEvent) => void) {
-  try {
-    for await (const event of socket.events(type)) onEvent(event as ListedEvent);
-  } catch {
-    setConnection(STOPPED, false);
-  }
 }
 
 function chart(): SVGSVGElement {

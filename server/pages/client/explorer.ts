@@ -1,8 +1,7 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { StampdSocket } from "../../../sdk/src/ws/client.js";
 import { caption, neighbours, stateNames, type VaultList, type VaultState } from "../explorer-list.js";
 import { plural, readableTime } from "../format.js";
-import { fetchJson, setConnection, throttled } from "./live.js";
+import { fetchJson, follow, throttled } from "./live.js";
 
 // The explorer's live part: the page the server rendered (one filtered page of vaults and the
 // network statistics) is fetched again from /explorer/api whenever a vault event arrives on the
@@ -22,7 +21,6 @@ const EVENTS = [
 // Events come in bursts (a batch heartbeat, an expiry sweep): one fetch covers a burst.
 const REFETCH_DELAY_MS = 300;
 const LIVE = "● Live: updates as vaults change";
-const STOPPED = "Not connected: live updates stopped. Reload the page to try again.";
 
 const root = document.getElementById("explorer");
 if (root) start(root);
@@ -49,41 +47,14 @@ function start(root: HTMLElement): void {
     }
     if (stats) renderStats(stats);
   };
-  follow(socketUrl, throttled(refresh, REFETCH_DELAY_MS), refresh);
-}
-
-/**
- * Follows all_vaults. Missed events are not replayed after a reconnection, so `onReconnected`
- * fetches the page again; a ping, queued until the connection is back, tells when that is.
- */
-function follow(url: string, onEvent: () => void, onReconnected: () => void): void {
-  setConnection("Connecting…", false);
-  const socket = new StampdSocket({
-    url,
-    onReconnecting: () => {
-      setConnection("Reconnecting…", false);
-      socket.ping().then(
-        () => {
-          setConnection(LIVE, true);
-          onReconnected();
-        },
-        () => {},
-      );
-    },
+  follow({
+    url: socketUrl,
+    channels: ["all_vaults"],
+    events: EVENTS,
+    live: LIVE,
+    onEvent: throttled(refresh, REFETCH_DELAY_MS),
+    onReconnected: refresh,
   });
-  for (const type of EVENTS) void listen(socket, type, onEvent);
-  socket.subscribe("all_vaults").then(
-    () => setConnection(LIVE, true),
-    () => setConnection(STOPPED, false),
-  );
-}
-
-async function listen(socket: StampdSocket, type: (typeof EVENTS)[number], onEvent: () => void) {
-  try {
-    for await (const _event of socket.events(type)) onEvent();
-  } catch {
-    setConnection(STOPPED, false);
-  }
 }
 
 /** One row as the server draws it (explorer-page.ts), built with textContent only. */
