@@ -5,9 +5,9 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { stampServices } from "../../server/stamps/services.js";
 import { issueKey } from "../helpers/keys.js";
+import { RestCalls } from "../helpers/rest-calls.js";
 import type { RunningService } from "../helpers/service.js";
 import { createStamp, sha3 } from "../stamps/helpers.js";
-import { encryptedKey, newRecipient } from "../vault/fixture.js";
 import { accessibilityViolations } from "./accessibility.js";
 import { type Browser, openBrowser } from "./browser.js";
 import { startPagesService } from "./pages-service.js";
@@ -51,17 +51,7 @@ const stillSameDocument = () =>
 
 async function createVault(): Promise<string> {
   const { key } = await issueKey(svc);
-  const res = await fetch(`${svc.baseUrl}/vault/create`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      encrypted_key: encryptedKey,
-      heartbeat_deadline: 86_400,
-      recipient_public_key: newRecipient().publicKey,
-    }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()).id;
+  return (await new RestCalls(svc.baseUrl, key).createVault(86_400)).id;
 }
 
 describe("GET /dashboard in a browser", () => {

@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { issueKey } from "../helpers/keys.js";
+import { RestCalls } from "../helpers/rest-calls.js";
 import type { RunningService } from "../helpers/service.js";
 import { createIdentity, createStamp } from "../stamps/helpers.js";
-import { encryptedKey, newRecipient } from "../vault/fixture.js";
 import { accessibilityViolations } from "./accessibility.js";
 import { type Browser, openBrowser } from "./browser.js";
 import { startPagesService } from "./pages-service.js";
@@ -35,16 +35,8 @@ beforeAll(async () => {
   const status = (id: string) =>
     fetch(`${svc.baseUrl}/stamps/${id}`).then(async (r) => (await r.json()).status);
   await vi.waitFor(async () => expect(await status(anchored.stamp_id)).toBe("anchored"), { timeout: 10_000 });
-  const vault = await fetch(`${svc.baseUrl}/vault/create`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      encrypted_key: encryptedKey,
-      heartbeat_deadline: 86_400,
-      recipient_public_key: newRecipient().publicKey,
-    }),
-  });
-  expect(vault.status).toBe(201);
+  // A vault, so that the explorer page has a row to lay out.
+  await new RestCalls(svc.baseUrl, key).createVault(86_400);
   Object.assign(paths, {
     landing: "/",
     "verify-anchored": `/verify/${anchored.stamp_id}`,
