@@ -1,3 +1,11 @@
+/*
+ * How the service is assembled. Each domain exports one factory, `create<Domain>Domain(ports)` in
+ * `server/<domain>/domain.ts`, taking only the ports it reads (a Pick of AppContext plus the services
+ * of other domains it needs) and returning its services by name (`service` the main one). This file
+ * calls each factory once, builds each service exactly once and passes it to every transport and
+ * domain that needs it; transports and domains never build another's services themselves.
+ */
+
 import type http from "node:http";
 import { createAuthenticator } from "./auth/authenticator.js";
 import type { Clock } from "./clock.js";
@@ -6,7 +14,6 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import type { EventBus } from "./events/bus.js";
 import { openEventBus } from "./events/open.js";
-import { ExplorerService } from "./explorer/explorer-service.js";
 import { stampFingerprinter } from "./fingerprints/stamp-fingerprinter.js";
 import { authInterceptor } from "./grpc/auth-interceptor.js";
 import { grpcLimits } from "./grpc/limits.js";
@@ -49,7 +56,7 @@ import { handOver } from "./rest/startup.js";
 import { clearStaleSpool, spoolFolder } from "./rest/upload-spool.js";
 import { vaultHandlers } from "./rest/vault-handlers.js";
 import { wsHandlers } from "./rest/ws-handlers.js";
-import { stampServices } from "./stamps/services.js";
+import { createStampDomain, type StampDomain } from "./stamps/domain.js";
 import { warnOfWidePermissions } from "./store/file-modes.js";
 import { openStore, sqlitePath } from "./store/open.js";
 import type { Store } from "./store/store.js";
@@ -84,6 +91,8 @@ export interface Service {
   ws: WsServer;
   /** Rate limiting, for statistics (`stats()`); absent when `RATE_LIMIT_ENABLED` is false. */
   rateLimiter?: RateLimiter;
+  /** Stamps, identities and search (tests make stamps with `stamps.service`). */
+  stamps: StampDomain;
   /** The vault's operations and its scheduler (tests call `vault.scheduler.tick()` after moving the clock). */
   vault: VaultDomain;
   /** Batching, the transparency log and anchoring (tests call `proofs.pipeline.tick()`). */
@@ -115,13 +124,12 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const keys = loadServiceKeys(config, logger);
   warnOfWidePermissions(config.DATA_DIR, sqlitePath(config), logger);
   const ctx: AppContext = { config, logger, clock, store, events, auth, keys, rateLimiter, metrics };
-  // Each domain contributes its REST handlers here; operations without one answer 501.
-  const stamping = stampServices(ctx, stampFingerprinter);
-  const stampsVia = (transport: "rest" | "grpc" | "websocket") =>
-    countStampCreations(stamping.stamps, metrics, transport);
-  const ws = createWsServer(ctx, stampsVia("websocket"));
   const vault = createVaultDomain(ctx);
   const proofs = await createProofDomain(ctx);
+  const stamps = createStampDomain({ ...ctx, evidence: proofs.evidence, fingerprinter: stampFingerprinter });
+  const stampsVia = (transport: "rest" | "grpc" | "websocket") =>
+    countStampCreations(stamps.service, metrics, transport);
+  const ws = createWsServer(ctx, stampsVia("websocket"));
   const idempotency = new Idempotency(store.idempotency, clock);
   const health = new HealthChecks(
     {
@@ -132,17 +140,18 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     },
     logger,
   );
+  // Each domain contributes its REST handlers here; operations without one answer 501.
   const handlers: Handlers = {
     ...healthHandlers(health, readiness, clock),
     ...metricsHandlers(config, metrics),
     ...wsHandlers(ws),
-    ...stampingHandlers(ctx, { ...stamping, stamps: stampsVia("rest") }),
+    ...stampingHandlers(ctx, { ...stamps, service: stampsVia("rest") }),
     ...vaultHandlers(vault.service, idempotency, logger),
-    ...explorerHandlers(new ExplorerService(vault.deps), config.VAULT_FEE_CURRENCY),
+    ...explorerHandlers(vault.explorer, config.VAULT_FEE_CURRENCY),
     ...fingerprintHandlers(ctx),
     ...logHandlers(proofs),
     ...proofHandlers(proofs.service),
-    ...pageHandlers(ctx, { stamps: stamping.stamps, explorer: new ExplorerService(vault.deps), ws }),
+    ...pageHandlers(ctx, { stamps: stamps.service, explorer: vault.explorer, ws }),
   };
   const app = createRestApp(ctx, handlers);
   const server = options.http ? handOver(options.http, app) : createHttpServer(config, app);
@@ -150,7 +159,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const grpc = createGrpcServer({
     logger,
     readiness,
-    services: [stampService(ctx, stampsVia("grpc"), readiness)],
+    services: [stampService(ctx, stampsVia("grpc"), stamps.search, readiness)],
     interceptors: [authInterceptor(auth)],
     observers: [metricsInterceptor(metrics)],
     limits: grpcLimits(config),
@@ -177,6 +186,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     grpc,
     ws,
     rateLimiter,
+    stamps,
     vault,
     proofs,
     readiness,

@@ -31,7 +31,7 @@ import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { Readiness } from "../health/readiness.js";
 import { BatchProgress } from "../stamps/batch-progress.js";
-import { StampSearch } from "../stamps/stamp-search.js";
+import type { StampSearch } from "../stamps/stamp-search.js";
 import type { StampService as Stamps } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 import { type Batch, newBatchId, stampBatch } from "./batch-stamping.js";
@@ -188,10 +188,10 @@ export function stampHealthCheck(readiness: Readiness, req: HealthCheckRequest):
 }
 
 /** svc.v1.StampService over the application's stamps domain, limiter and event bus. */
-export function stampService(ctx: AppContext, stamps: Stamps, readiness: Readiness) {
+export function stampService(ctx: AppContext, stamps: Stamps, search: StampSearch, readiness: Readiness) {
   const handlers = new StampHandlers({
     stamps,
-    search: new StampSearch(ctx.store.stamps),
+    search,
     events: ctx.events,
     limits: new CallLimits(ctx.rateLimiter),
     readiness,

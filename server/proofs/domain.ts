@@ -16,13 +16,20 @@ export interface ProofDomain {
   pipeline: ProofPipeline;
   /** Proof bundles and RFC 3161 exports of stamps. */
   service: ProofService;
+  /** What a stamp's batch, log entry and anchors say of it; the stamp domain reads it too. */
+  evidence: StampEvidenceSource;
   /** The CA certificate of the service's own time-stamp authority, PEM. */
   tsaCaPem: string;
 }
 
-/** Assembles batching, the transparency log, anchoring and the service's TSA from the context. */
-export async function createProofDomain(ctx: AppContext): Promise<ProofDomain> {
-  const { config, store, keys, clock, events, logger, metrics } = ctx;
+export type ProofPorts = Pick<
+  AppContext,
+  "config" | "store" | "keys" | "clock" | "events" | "logger" | "metrics"
+>;
+
+/** Assembles batching, the transparency log, anchoring and the service's TSA. */
+export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain> {
+  const { config, store, keys, clock, events, logger, metrics } = ports;
   const log = new TransparencyLog(store.log, keys.signing, logOrigin(config), clock);
   const batcher = new Batcher({
     proofs: observeSealing(store.proofs, metrics),
@@ -56,5 +63,5 @@ export async function createProofDomain(ctx: AppContext): Promise<ProofDomain> {
     anchorAvailability(config),
   );
   const service = new ProofService({ stamps: store.stamps, proofs: store.proofs, evidence, log, tsa });
-  return { log, pipeline, service, tsaCaPem: tsa.caPem };
+  return { log, pipeline, service, evidence, tsaCaPem: tsa.caPem };
 }

@@ -1,6 +1,5 @@
 import type { AppContext } from "../context.js";
-import type { StampServices } from "../stamps/services.js";
-import { StampSearch } from "../stamps/stamp-search.js";
+import type { StampDomain } from "../stamps/domain.js";
 import type { Handlers } from "./handler.js";
 import { hashHandlers } from "./hash-handlers.js";
 import { identityHandlers } from "./identity-handlers.js";
@@ -9,11 +8,11 @@ import { stampHandlers } from "./stamp-handlers.js";
 import { verifyHandlers } from "./verify-handlers.js";
 
 /** The REST operations of stamping: stamps, verification, identities, presets and hashing. */
-export function stampingHandlers(ctx: AppContext, services: StampServices): Handlers {
+export function stampingHandlers(ctx: AppContext, stamps: StampDomain): Handlers {
   return {
-    ...stampHandlers(ctx, services.stamps, new StampSearch(ctx.store.stamps)),
-    ...verifyHandlers(ctx, services.stamps),
-    ...identityHandlers(services.identities),
+    ...stampHandlers(ctx, stamps.service, stamps.search),
+    ...verifyHandlers(ctx, stamps.service),
+    ...identityHandlers(stamps.identities),
     ...presetHandlers(),
     ...hashHandlers(ctx),
   };

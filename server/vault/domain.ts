@@ -1,8 +1,7 @@
-import type { Clock } from "../clock.js";
 import { type Config, ConfigError } from "../config.js";
-import type { EventBus } from "../events/bus.js";
+import type { AppContext } from "../context.js";
+import { ExplorerService } from "../explorer/explorer-service.js";
 import type { Logger } from "../logger.js";
-import type { Store } from "../store/store.js";
 import type { VaultDeps } from "./deps.js";
 import { devIssuerKeyPath } from "./fees/dev-issuer.js";
 import { trustedIssuers } from "./fees/issuer-keys.js";
@@ -13,21 +12,20 @@ import { VaultLocks } from "./vault-locks.js";
 import { VaultService } from "./vault-service.js";
 
 export interface VaultDomain {
+  /** The vault's operations for transports. */
   service: VaultService;
+  /** Expiry, deadline warnings and retention, on a timer. */
   scheduler: VaultScheduler;
+  /** The public read-only view of every account's vaults (GET /explorer, the dashboard). */
+  explorer: ExplorerService;
+  /** What every vault operation works with. */
   deps: VaultDeps;
 }
 
-interface Parts {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  store: Store;
-  events: EventBus;
-}
+export type VaultPorts = Pick<AppContext, "config" | "logger" | "clock" | "store" | "events">;
 
 /** Assembles the vault from configuration; refuses settings that would make it unusable. */
-export function createVaultDomain({ config, logger, clock, store, events }: Parts): VaultDomain {
+export function createVaultDomain({ config, logger, clock, store, events }: VaultPorts): VaultDomain {
   checkVaultConfig(config, logger);
   const fees = feeSchedule(config);
   const receipts = new ReceiptChecker(fees, trustedIssuers(config, logger), clock);
@@ -36,6 +34,7 @@ export function createVaultDomain({ config, logger, clock, store, events }: Part
   return {
     deps,
     service: new VaultService(deps),
+    explorer: new ExplorerService(deps),
     scheduler: new VaultScheduler(
       deps,
       logger.child({ component: "vault-scheduler" }),

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { stampServices } from "../../server/stamps/services.js";
 import { issueKey } from "../helpers/keys.js";
 import { RestCalls } from "../helpers/rest-calls.js";
 import type { RunningService } from "../helpers/service.js";
@@ -113,7 +112,7 @@ describe("the dashboard's stamp total", () => {
     let again: RunningService | undefined;
     try {
       await createStamp(first, "before the restart");
-      await stampServices(first.service.ctx).stamps.createManyFromHash(
+      await first.service.stamps.service.createManyFromHash(
         ["one", "two", "three"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
       );
       await first.close();

@@ -1,9 +1,7 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyFingerprintProof } from "../../sdk/src/verify/fingerprint-proof.js";
-import { stampFingerprinter } from "../../server/fingerprints/stamp-fingerprinter.js";
 import type { FingerprintDocument } from "../../server/fingerprints/types.js";
-import { stampServices } from "../../server/stamps/services.js";
 import { filePart, postParts } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { wordText } from "./corpus.js";
@@ -221,7 +219,7 @@ describe("POST /fingerprint/proof", () => {
 describe("GET /fingerprint/{stamp_id}/shadow/{scale}", () => {
   async function stampWithFingerprint(bytes = text): Promise<{ id: string; doc: FingerprintDocument }> {
     // Stamping with generate_fp through the stamp service with the engine plugged in.
-    const { stamps } = stampServices(svc.service.ctx, stampFingerprinter);
+    const stamps = svc.service.stamps.service;
     const upload = await stamps.readUpload(Readable.from([Buffer.from(bytes)]), { generateFp: true });
     const view = await stamps.createFromUpload(upload, { accountId: null, generateFp: true });
     return { id: view.stamp.id, doc: view.stamp.fingerprint as FingerprintDocument };

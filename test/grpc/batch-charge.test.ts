@@ -4,6 +4,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anchorAvailability } from "../../server/anchors/availability.js";
 import { anonymous } from "../../server/auth/principal.js";
 import { ManualClock } from "../../server/clock.js";
 import { loadConfig } from "../../server/config.js";
@@ -11,8 +12,9 @@ import { MemoryEventBus } from "../../server/events/memory-bus.js";
 import { CallLimits } from "../../server/grpc/call-limits.js";
 import { stampGroup } from "../../server/grpc/stream-stamping.js";
 import { createLogger } from "../../server/logger.js";
+import { StampEvidenceSource } from "../../server/proofs/stamp-evidence.js";
 import { openRateLimiter } from "../../server/ratelimit/open.js";
-import { stampServices } from "../../server/stamps/services.js";
+import { createStampDomain } from "../../server/stamps/domain.js";
 import { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import { unary } from "../helpers/grpc-js.js";
 import { type RunningService, startService } from "../helpers/service.js";
@@ -63,13 +65,19 @@ describe("StreamStamps requests stamped as one group", () => {
   const config = loadConfig({ LOG_LEVEL: "silent" });
   const store = new SqliteStore(":memory:");
   const clock = new ManualClock();
-  const { stamps } = stampServices({
-    config,
+  const evidence = new StampEvidenceSource(
+    store.proofs,
+    store.anchors,
+    store.log,
+    anchorAvailability(config),
+  );
+  const stamps = createStampDomain({
     store,
     keys: testServiceKeys(),
     clock,
     events: new MemoryEventBus(),
-  });
+    evidence,
+  }).service;
   beforeAll(() => store.migrate());
   afterAll(() => store.close());
 

@@ -17,6 +17,7 @@ import {
   type StreamStampRequest,
   StreamStampRequestSchema,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
+import { anchorAvailability } from "../../server/anchors/availability.js";
 import { createAuthenticator } from "../../server/auth/authenticator.js";
 import { anonymous } from "../../server/auth/principal.js";
 import { ManualClock } from "../../server/clock.js";
@@ -30,8 +31,8 @@ import { errorInterceptor } from "../../server/grpc/error-interceptor.js";
 import { StampHandlers } from "../../server/grpc/stamp-service.js";
 import { Readiness } from "../../server/health/readiness.js";
 import { createLogger } from "../../server/logger.js";
-import { stampServices } from "../../server/stamps/services.js";
-import { StampSearch } from "../../server/stamps/stamp-search.js";
+import { StampEvidenceSource } from "../../server/proofs/stamp-evidence.js";
+import { createStampDomain } from "../../server/stamps/domain.js";
 import { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import { testServiceKeys } from "../helpers/service-keys.js";
 import { sha256 } from "./fixture.js";
@@ -40,10 +41,17 @@ const config = loadConfig({ LOG_LEVEL: "silent" });
 const store = new SqliteStore(":memory:");
 const clock = new ManualClock("2026-03-04T05:06:07.089Z");
 const events = new MemoryEventBus();
-const { stamps } = stampServices({ config, store, keys: testServiceKeys(), clock, events });
+const evidence = new StampEvidenceSource(store.proofs, store.anchors, store.log, anchorAvailability(config));
+const { service: stamps, search } = createStampDomain({
+  store,
+  keys: testServiceKeys(),
+  clock,
+  events,
+  evidence,
+});
 const handlerDeps = {
   stamps,
-  search: new StampSearch(store.stamps),
+  search,
   events,
   limits: new CallLimits(undefined),
   readiness: new Readiness(),

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../gen/openapi/types.js";
-import { stampServices } from "../../server/stamps/services.js";
 import { issueKey } from "../helpers/keys.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp, sha3 } from "../stamps/helpers.js";
@@ -60,7 +59,7 @@ describe("GET /verify/{stamp_id}", () => {
   it("escapes a stamp's description, metadata and version in the HTML source", async () => {
     const hostile = `<script>alert(1)</script>"'&`;
     const escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;";
-    const view = await stampServices(svc.service.ctx).stamps.createFromHash({
+    const view = await svc.service.stamps.service.createFromHash({
       contentHash: `sha3-256:${sha3("hostile")}`,
       accountId: null,
       description: hostile,
@@ -73,7 +72,7 @@ describe("GET /verify/{stamp_id}", () => {
   });
 
   it("shows a batch-signed stamp's signature as valid, and that one signature covers its batch", async () => {
-    const made = await stampServices(svc.service.ctx).stamps.createManyFromHash(
+    const made = await svc.service.stamps.service.createManyFromHash(
       ["one", "two", "three"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
     );
     const id = (made[2] as { stamp: { id: string } }).stamp.id;

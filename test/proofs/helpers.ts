@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { ManualClock } from "../../server/clock.js";
 import type { AnyDomainEvent } from "../../server/events/bus.js";
-import { stampServices } from "../../server/stamps/services.js";
 import type { AnchorType } from "../../server/stamps/stamp-settings.js";
 import { type RunningService, startService } from "../helpers/service.js";
 
@@ -27,7 +26,7 @@ export async function stampHash(svc: RunningService, anchors: AnchorType[] = ["l
   const hex = createHash("sha256")
     .update(content ?? `document ${++counter} ${Math.random()}`)
     .digest("hex");
-  const view = await stampServices(svc.service.ctx).stamps.createFromHash({
+  const view = await svc.service.stamps.service.createFromHash({
     accountId: null,
     contentHash: `sha256:${hex}`,
     anchors,

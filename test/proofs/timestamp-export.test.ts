@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stampServices } from "../../server/stamps/services.js";
 import { createStamp } from "../stamps/helpers.js";
 import { stampHash, startProofService } from "./helpers.js";
 
@@ -75,7 +74,7 @@ describe("a stamp exported as an RFC 3161 time-stamp response", () => {
   it("answers 409 while the stamp is pending and 422 for a BLAKE3 stamp", async () => {
     const pending = await stampHash(running.svc);
     expect((await timestamp(pending.id)).status).toBe(409);
-    const view = await stampServices(running.svc.service.ctx).stamps.createFromHash({
+    const view = await running.svc.service.stamps.service.createFromHash({
       accountId: null,
       contentHash: `blake3:${bytesToHex(blake3(new TextEncoder().encode("x")))}`,
     });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyStamp } from "../../sdk/src/verify/stamp.js";
 import { listOperations, loadSpec } from "../../server/rest/spec.js";
-import { stampServices } from "../../server/stamps/services.js";
 import { issueKey } from "../helpers/keys.js";
 import { postParts } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";
@@ -19,7 +18,7 @@ beforeAll(async () => {
   const issued = await issueKey(svc);
   key = issued.key;
   const identityId = await createIdentity(svc, key);
-  const view = await stampServices(svc.service.ctx).stamps.createFromHash({
+  const view = await svc.service.stamps.service.createFromHash({
     contentHash: `sha3-256:${sha3("the contract")}`,
     accountId: issued.accountId,
     identityId,

@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyStamp } from "../../sdk/src/verify/stamp.js";
-import { stampServices } from "../../server/stamps/services.js";
 import type { StampView } from "../../server/stamps/stamp-view.js";
 import { connectClient, sha3, sha256 } from "../grpc/fixture.js";
 import { issueKey } from "../helpers/keys.js";
@@ -172,7 +171,7 @@ describe("a batch-signed stamp", () => {
   it("keeps identity (author) signatures one per stamp", async () => {
     const { key, accountId } = await issueKey(svc);
     const identityId = await createIdentity(svc, key);
-    const made = (await stampServices(svc.service.ctx).stamps.createManyFromHash([
+    const made = (await svc.service.stamps.service.createManyFromHash([
       { contentHash: sha256("authored 1"), accountId, identityId },
       { contentHash: sha256("authored 2"), accountId },
     ])) as StampView[];

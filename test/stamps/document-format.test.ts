@@ -4,7 +4,6 @@ import addFormatsModule from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { formatProblem } from "../../sdk/src/verify/format.js";
-import { stampServices } from "../../server/stamps/services.js";
 import type { StampView } from "../../server/stamps/stamp-view.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp, type StampDocument, sha3 } from "./helpers.js";
@@ -30,14 +29,14 @@ beforeAll(async () => {
   svc = await startService({ RATE_LIMIT_ENABLED: "false" });
   plain = (await createStamp(svc, "doc", { preset: "standard" })).stamp_json;
   annotated = (
-    await stampServices(svc.service.ctx).stamps.createFromHash({
+    await svc.service.stamps.service.createFromHash({
       contentHash: `blake3:${sha3("x")}`,
       accountId: null,
       description: "d",
       metadata: { k: "v" },
     })
   ).stamp.document;
-  const made = await stampServices(svc.service.ctx).stamps.createManyFromHash(
+  const made = await svc.service.stamps.service.createManyFromHash(
     ["a", "b", "c"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
   );
   batchSigned = (made[1] as StampView).stamp.document;

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyStamp } from "../../sdk/src/verify/stamp.js";
-import { stampServices } from "../../server/stamps/services.js";
 import { issueKey } from "../helpers/keys.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import {
@@ -27,7 +26,7 @@ beforeAll(async () => {
   const { key, accountId } = await issueKey(svc);
   const identityId = await createIdentity(svc, key);
   signed = await createStamp(svc, "the original", { preset: "standard", identity_id: identityId }, { key });
-  const view = await stampServices(svc.service.ctx).stamps.createFromHash({
+  const view = await svc.service.stamps.service.createFromHash({
     contentHash: `sha3-256:${sha3("annotated")}`,
     accountId,
     identityId,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stampServices } from "../../server/stamps/services.js";
 import { issueKey } from "../helpers/keys.js";
 import { filePart, postParts } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";
@@ -22,7 +21,7 @@ beforeAll(async () => {
   const identityId = await createIdentity(svc, key);
   signed = await createStamp(svc, "the original", { preset: "standard", identity_id: identityId }, { key });
   // Annotations come from gRPC and WebSocket, which stamp a hash through the same domain service.
-  const view = await stampServices(svc.service.ctx).stamps.createFromHash({
+  const view = await svc.service.stamps.service.createFromHash({
     contentHash: `sha3-256:${sha3("annotated")}`,
     accountId,
     identityId,

@@ -1,0 +1,43 @@
+import type { AppContext } from "../context.js";
+import { IdentityService } from "../identities/identity-service.js";
+import type { StampEvidenceSource } from "../proofs/stamp-evidence.js";
+import type { StampFingerprinter } from "./fingerprinter.js";
+import { StampSearch } from "./stamp-search.js";
+import { StampService } from "./stamp-service.js";
+
+export interface StampDomain {
+  /** Making, reading and verifying stamps. */
+  service: StampService;
+  /** Accounts' Ed25519 signing identities. */
+  identities: IdentityService;
+  /** Public search of stamps by document hash. */
+  search: StampSearch;
+}
+
+export type StampPorts = Pick<AppContext, "store" | "keys" | "clock" | "events"> & {
+  /** What stamps learn of their batches and anchors: the proof domain's (built once). */
+  evidence: StampEvidenceSource;
+  fingerprinter?: StampFingerprinter;
+};
+
+/** Assembles the stamp and identity services, for every transport. */
+export function createStampDomain({
+  store,
+  keys,
+  clock,
+  events,
+  evidence,
+  fingerprinter,
+}: StampPorts): StampDomain {
+  const identities = new IdentityService(store.identities, store.stamps, keys.atRest, clock);
+  const service = new StampService({
+    stamps: store.stamps,
+    identities,
+    signing: keys.signing,
+    clock,
+    events,
+    fingerprinter,
+    evidence,
+  });
+  return { service, identities, search: new StampSearch(store.stamps) };
+}
