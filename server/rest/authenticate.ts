@@ -1,10 +1,12 @@
 import type { NextFunction, Request, Response } from "express";
-import type { Principal, PrincipalRequest } from "../auth/principal.js";
+import type { Principal } from "../auth/principal.js";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
+import { callerOf } from "../http/caller.js";
+import { rateLimitHeaders } from "../http/rate-limit-answer.js";
 import { RateLimitedError } from "../ratelimit/rate-limited.js";
-import { rateLimitHeaders, sendRateLimited } from "./rate-limit.js";
+import { sendRateLimited } from "./rate-limit.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -22,13 +24,7 @@ declare module "express-serve-static-core" {
 export function authenticate(ctx: AppContext) {
   const options = { headers: ctx.config.RATE_LIMIT_HEADERS, baseUrl: publicBaseUrl(ctx.config) };
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const caller: PrincipalRequest = {
-      authorization: req.get("authorization"),
-      apiKey: req.get("x-api-key"),
-      forwardedFor: req.get("x-forwarded-for"),
-      realIp: req.get("x-real-ip"),
-      peerAddress: req.socket.remoteAddress,
-    };
+    const caller = callerOf(req);
     try {
       req.principal = await ctx.auth.resolvePrincipal(caller);
       next();
@@ -41,11 +37,4 @@ export function authenticate(ctx: AppContext) {
       next(err);
     }
   };
-}
-
-/** The challenge every 401 carries (RFC 9110 section 11.6.1; `error` per RFC 6750 section 3.1). */
-export function bearerChallenge(reason: string | undefined): string {
-  return reason === "invalid_api_key"
-    ? 'Bearer realm="stampd", error="invalid_token"'
-    : 'Bearer realm="stampd"';
 }

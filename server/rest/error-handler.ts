@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import type { ErrorCode, ErrorReason, FieldError } from "../errors.js";
 import { ServiceError } from "../errors.js";
+import { bearerChallenge } from "../http/caller.js";
 import type { Logger } from "../logger.js";
-import { bearerChallenge } from "./authenticate.js";
 
 export const httpStatus: Record<ErrorCode, number> = {
   invalid_argument: 400,

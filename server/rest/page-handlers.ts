@@ -3,6 +3,7 @@ import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import type { ExplorerService } from "../explorer/explorer-service.js";
+import type { WsStatsSource } from "../http/ws-stats.js";
 import { dashboardPage } from "../pages/dashboard-page.js";
 import { type DashboardSources, dashboardStats } from "../pages/dashboard-stats.js";
 import { DEFAULT_LIMIT } from "../pages/explorer-list.js";
@@ -13,7 +14,6 @@ import { StampActivity } from "../pages/stamp-activity.js";
 import { tokenUrl } from "../pages/token-link.js";
 import { verifyPage } from "../pages/verify-page.js";
 import type { StampService } from "../stamps/stamp-service.js";
-import type { WsServer } from "../ws/ws-server.js";
 import { type Handlers, sendJson } from "./handler.js";
 import { toStampResponse } from "./stamp-response.js";
 import { pageQuery } from "./vault-handlers.js";
@@ -22,7 +22,7 @@ import { explorerItemView, statsView } from "./vault-views.js";
 export interface PageDeps {
   stamps: StampService;
   explorer: ExplorerService;
-  ws: Pick<WsServer, "stats">;
+  ws: WsStatsSource;
 }
 
 /**

@@ -1,10 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
-import type { components } from "../../gen/openapi/types.js";
+import { rateLimitHeaders, rateLimitRefusal, refusalHeaders } from "../http/rate-limit-answer.js";
 import { pageSecurityHeaders } from "../pages/security-headers.js";
 import { tooManyRequestsPage } from "../pages/too-many-requests-page.js";
 import type { Decision, RateLimiter } from "../ratelimit/limiter.js";
-
-type RateLimitError = components["schemas"]["RateLimitError"];
 
 export interface RateLimitOptions {
   /** `RATE_LIMIT_HEADERS`: X-RateLimit-* on every response. */
@@ -41,35 +39,11 @@ export function sendRateLimited(
   decision: Decision,
   options: RateLimitOptions,
 ): void {
-  if (options.headers) res.set(rateLimitHeaders(decision));
-  // Sent even with the other headers off: a client told 429 must learn when to come back.
-  res.setHeader("Retry-After", String(decision.resetSeconds));
-  res.status(429);
+  res.set(refusalHeaders(decision, options.headers)).status(429);
   if (req.accepts(["application/json", "text/html"]) === "text/html") {
     const page = tooManyRequestsPage(options.baseUrl, decision.resetSeconds);
     res.set(pageSecurityHeaders(options.baseUrl)).type("html").send(page);
     return;
   }
   res.json(rateLimitRefusal(decision));
-}
-
-/** The X-RateLimit-* headers of seed 8.4 (also sent on the WebSocket upgrade's 101 and 429). */
-export function rateLimitHeaders(d: Decision): Record<string, string> {
-  return {
-    "X-RateLimit-Limit": String(d.limit),
-    "X-RateLimit-Remaining": String(d.remaining),
-    "X-RateLimit-Reset": String(d.resetSeconds),
-    "X-RateLimit-Tier": d.tier,
-  };
-}
-
-/** The 429 body of seed part 7, for every HTTP refusal (REST and the WebSocket upgrade). */
-export function rateLimitRefusal(d: Decision): RateLimitError {
-  return {
-    error: "rate_limit_exceeded",
-    message: `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds.`,
-    retry_after: d.retryAfter,
-    tier: d.tier,
-    limit: d.limit,
-  };
 }

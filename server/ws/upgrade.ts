@@ -4,10 +4,10 @@ import type { Principal } from "../auth/principal.js";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
+import { bearerChallenge, callerOf, header } from "../http/caller.js";
+import { rateLimitHeaders, rateLimitRefusal, refusalHeaders } from "../http/rate-limit-answer.js";
 import type { Decision } from "../ratelimit/limiter.js";
 import { RateLimitedError } from "../ratelimit/rate-limited.js";
-import { bearerChallenge } from "../rest/authenticate.js";
-import { rateLimitHeaders, rateLimitRefusal } from "../rest/rate-limit.js";
 
 /** Why an upgrade request was answered with an HTTP error instead of a WebSocket. */
 export class UpgradeRefusal extends Error {
@@ -53,21 +53,17 @@ export async function admit(req: IncomingMessage, ctx: AppContext): Promise<Admi
 }
 
 function throttled(decision: Decision, ctx: AppContext): UpgradeRefusal {
-  const headers = ctx.config.RATE_LIMIT_HEADERS ? rateLimitHeaders(decision) : {};
-  const retryAfter = String(decision.resetSeconds);
-  return new UpgradeRefusal(429, rateLimitRefusal(decision), { ...headers, "Retry-After": retryAfter });
+  return new UpgradeRefusal(
+    429,
+    rateLimitRefusal(decision),
+    refusalHeaders(decision, ctx.config.RATE_LIMIT_HEADERS),
+  );
 }
 
 async function authenticate(req: IncomingMessage, url: URL, ctx: AppContext): Promise<Principal> {
   try {
-    return await ctx.auth.resolvePrincipal({
-      authorization: header(req, "authorization"),
-      // Browsers cannot set headers on a WebSocket upgrade: the query parameter stands in for X-API-Key.
-      apiKey: header(req, "x-api-key") ?? url.searchParams.get("api_key") ?? undefined,
-      forwardedFor: header(req, "x-forwarded-for"),
-      realIp: header(req, "x-real-ip"),
-      peerAddress: req.socket.remoteAddress,
-    });
+    // Browsers cannot set headers on a WebSocket upgrade: the query parameter stands in for X-API-Key.
+    return await ctx.auth.resolvePrincipal(callerOf(req, url.searchParams.get("api_key") ?? undefined));
   } catch (err) {
     // A key guesser whose address has no budget left (server/ratelimit/failed-auth.ts).
     if (err instanceof RateLimitedError) throw throttled(err.decision, ctx);
@@ -90,11 +86,6 @@ function originAllowed(origin: string | undefined, allowed: string[], own: strin
 
 function ownOrigin(config: AppContext["config"]): string {
   return new URL(publicBaseUrl(config)).origin;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 /** Answers the upgrade request with a plain HTTP error and closes the socket. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { components } from "../../gen/openapi/types.js";
 import type { AppContext } from "../context.js";
+import type { WsStatsSource } from "../http/ws-stats.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { StampService } from "../stamps/stamp-service.js";
 import { WsConnection } from "./connection.js";
@@ -15,14 +15,10 @@ import { SubscriptionIndex } from "./subscription-index.js";
 import { Subscriptions } from "./subscriptions.js";
 import { type Admission, admit, refuse, UpgradeRefusal } from "./upgrade.js";
 
-export type WsStats = components["schemas"]["WsStats"];
-
 /** The WebSocket endpoint `/ws` of specs/asyncapi.yaml, on the REST server's port. */
-export interface WsServer {
+export interface WsServer extends WsStatsSource {
   /** The http.Server's `upgrade` listener. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** GET /ws/stats. */
-  stats(): WsStats;
   /**
    * Refuses new connections and closes open ones with 1001 (going away); resolves when they are
    * gone, terminating those that have not finished the closing handshake after `graceMs`.
