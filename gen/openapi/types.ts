@@ -271,7 +271,11 @@ export interface paths {
          *       `batch.root` in a tree of `batch.tree_size` leaves;
          *     - `batch.signature`: the service's Ed25519 signature over the 32 raw bytes of `batch.root`;
          *     - `log`: the inclusion proof of the batch root (log leaf data: the 32 root bytes) in the
-         *       signed checkpoint `log.checkpoint`; null until a checkpoint covers the batch.
+         *       signed checkpoint `log.checkpoint`; null until a checkpoint covers the batch;
+         *     - `anchors`: each requested anchor's state; a confirmed `rfc3161` anchor carries the
+         *       outside TSA's token as `evidence`, which time-stamps `batch.root` (SHA-256 imprint). Check
+         *       it with `openssl ts -verify -token_in -in <evidence, base64-decoded> -digest <batch.root>
+         *       -CAfile <that TSA's CA>`; its SHA-256 is the anchor's `reference`.
          *
          *     A stamp still pending (not yet in a sealed batch) answers 409 `stamp_not_confirmed`.
          */
@@ -1157,6 +1161,8 @@ export interface components {
             confirmed_at?: string;
             /** @description Why the anchor failed (present when `status` is `failed`), or why this deployment cannot provide it (present when `status` is `unavailable`, e.g. `bitcoin` without `OTS_CALENDAR_URLS`). */
             reason?: string;
+            /** @description The anchor's own proof, which a third party checks without this service. Given in the stamp proof (`GET /stamps/{stamp_id}/proof`) for a confirmed `rfc3161` anchor only (other answers leave it out to stay small): the DER `TimeStampToken` (RFC 3161 section 2.4.2, a CMS `ContentInfo`) the outside TSA (`TSA_URL`) granted, base64 (standard alphabet, padded). Its `messageImprint` is SHA-256 with the 32 bytes of the batch root as the hashed message, and `reference` is the SHA-256 of these DER bytes. Check it with `openssl ts -verify -token_in -in <file> -digest <batch root hex> -CAfile <the TSA's CA>`. */
+            evidence?: components["schemas"]["Base64"];
         };
         /**
          * @description A preset name (see `Preset`).
@@ -1600,7 +1606,7 @@ export interface components {
             batch: components["schemas"]["BatchInfo"];
             /** @description The batch root's inclusion in the transparency log, or null until a checkpoint covers it. */
             log: components["schemas"]["LogInclusion"] | null;
-            /** @description Live state of each anchor the stamp requested (as in `StampResponse`). */
+            /** @description Live state of each anchor the stamp requested (as in `StampResponse`), with the `evidence` of a confirmed `rfc3161` anchor: the outside TSA's token over `batch.root`. */
             anchors: components["schemas"]["AnchorState"][];
         };
         /** @description A sealed Merkle batch. */
@@ -1668,7 +1674,10 @@ export interface components {
          *     root's inclusion in `proof.log.checkpoint`, whose signature is checked with
          *     `log.verifier_key` (or a key the user pins); `log.consistency` between
          *     `log.previous_checkpoint` and that checkpoint; `timestamp.token` (RFC 3161: imprint = the
-         *     document hash, CMS signature, TSA certificate issued by `timestamp.ca_pem` or a pinned CA).
+         *     document hash, CMS signature, TSA certificate issued by `timestamp.ca_pem` or a pinned CA);
+         *     the `evidence` of a confirmed `rfc3161` anchor in `proof.anchors` (the outside TSA's token:
+         *     imprint = `proof.batch.root`, SHA-256 = the anchor's `reference`, CMS signature, and its
+         *     certificate issued by a CA the verifier gives; the bundle holds none for that TSA).
          *     The keys and CA held in the bundle are those the service presented when it was saved:
          *     pinning them is the verifier's choice.
          */

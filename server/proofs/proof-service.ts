@@ -31,7 +31,7 @@ export class ProofService {
     const leaf = await this.deps.proofs.proofOf(stampId);
     if (!leaf) throw notConfirmed(stampId);
     const { batch } = leaf;
-    const { anchors } = await this.deps.evidence.of(stamp);
+    const { anchors } = await this.deps.evidence.of(stamp, { withEvidence: true });
     return {
       format: "stampd.proof/v1",
       stamp_id: stampId,

@@ -52,16 +52,19 @@ export class StampEvidenceSource {
     return initialEvidence(stamp, this.availability);
   }
 
-  async of(stamp: StoredStamp): Promise<StampEvidence> {
+  /**
+   * With `withEvidence` (the stamp proof), a confirmed anchor whose proof a third party can check
+   * carries it (the `rfc3161` token); the stamp's other answers leave it out to stay small.
+   */
+  async of(stamp: StoredStamp, { withEvidence = false } = {}): Promise<StampEvidence> {
     const leaf = await this.proofs.proofOf(stamp.id);
     const requested = stamp.document.anchors;
     const records = leaf ? await this.anchors.forBatch(leaf.batch.id) : [];
-    const anchors = requested.map((type) =>
-      this.state(
-        type,
-        records.find((r) => r.type === type),
-      ),
-    );
+    const anchors = requested.map((type) => {
+      const record = records.find((r) => r.type === type);
+      const state = this.state(type, record);
+      return withEvidence ? withServedEvidence(state, record) : state;
+    });
     if (!leaf) return { anchors, sealed: false, logged: false, proof: null };
     if (!sealsThisDocument(stamp, leaf)) {
       // The stored document was changed after sealing: the batch and its anchors are about
@@ -124,6 +127,15 @@ export class StampEvidenceSource {
     const checkpoint = await this.log.latestCheckpoint();
     return checkpoint !== undefined && checkpoint.treeSize > batch.logIndex;
   }
+}
+
+/**
+ * Only the `rfc3161` evidence is a proof on its own (the TSA's DER TimeStampToken over the batch
+ * root); the chain anchors keep working data (calendar receipts, a transaction hash).
+ */
+function withServedEvidence(state: AnchorState, record: AnchorRecord | undefined): AnchorState {
+  if (state.status !== "confirmed" || record?.type !== "rfc3161" || !record.evidence) return state;
+  return { ...state, evidence: Buffer.from(record.evidence).toString("base64") };
 }
 
 const witness = (record: AnchorRecord) => `${record.type}:${record.reference}`;
