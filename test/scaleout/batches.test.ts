@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { parseCheckpoint } from "../../sdk/src/verify/checkpoint.js";
-import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
+import { parseCheckpoint } from "../../core/checkpoint.js";
+import { stampLeafData } from "../../core/stamp-leaf.js";
 import type { AnyDomainEvent } from "../../server/events/bus.js";
 import { merkle } from "../../server/fingerprints/merkle.js";
-import { splitHashes } from "../../server/store/postgres/proof-rows.js";
+import { splitHashes } from "../../server/store/rows/proof-rows.js";
 import { grpcJsClient, unary } from "../helpers/grpc-js.js";
 import type { RunningService } from "../helpers/service.js";
 import { Cluster, recordEvents, tally } from "./cluster.js";

@@ -1,28 +1,8 @@
 import type pg from "pg";
 import type { AnchorRecord, AnchorRepository } from "../../anchors/anchor-repository.js";
 import type { AnchorType } from "../../stamps/stamp-settings.js";
-
-interface AnchorRow {
-  batch_id: string;
-  type: AnchorType;
-  status: AnchorRecord["status"];
-  reference: string | null;
-  confirmed_at: Date | null;
-  reason: string | null;
-  evidence: Buffer | null;
-  attempts: number;
-}
-
-const recordOf = (row: AnchorRow): AnchorRecord => ({
-  batchId: row.batch_id,
-  type: row.type,
-  status: row.status,
-  reference: row.reference,
-  confirmedAt: row.confirmed_at,
-  reason: row.reason,
-  evidence: row.evidence === null ? null : new Uint8Array(row.evidence),
-  attempts: row.attempts,
-});
+import { type AnchorRow, anchorOf, anchorParams } from "../rows/proof-rows.js";
+import { postgresEncoding } from "../rows/values.js";
 
 /** Anchor records in PostgreSQL; workers on several instances lease due records with SKIP LOCKED. */
 export class PostgresAnchorRepository implements AnchorRepository {
@@ -44,7 +24,7 @@ export class PostgresAnchorRepository implements AnchorRepository {
        SELECT * FROM leased ORDER BY next_attempt_at, batch_id, type`,
       [now, types, limit, new Date(now.getTime() + leaseMs)],
     );
-    return rows.map(recordOf);
+    return rows.map(anchorOf);
   }
 
   async save(record: AnchorRecord, nextAttemptAt: Date): Promise<void> {
@@ -52,17 +32,7 @@ export class PostgresAnchorRepository implements AnchorRepository {
       `UPDATE batch_anchors SET status = $3, reference = $4, confirmed_at = $5, reason = $6, evidence = $7,
          attempts = $8, next_attempt_at = $9
        WHERE batch_id = $1 AND type = $2`,
-      [
-        record.batchId,
-        record.type,
-        record.status,
-        record.reference,
-        record.confirmedAt,
-        record.reason,
-        record.evidence === null ? null : Buffer.from(record.evidence),
-        record.attempts,
-        nextAttemptAt,
-      ],
+      Object.values(anchorParams(record, nextAttemptAt, postgresEncoding)),
     );
   }
 
@@ -71,7 +41,7 @@ export class PostgresAnchorRepository implements AnchorRepository {
       "SELECT * FROM batch_anchors WHERE batch_id = $1 ORDER BY type",
       [batchId],
     );
-    return rows.map(recordOf);
+    return rows.map(anchorOf);
   }
 
   async pendingByType(): Promise<Partial<Record<AnchorType, number>>> {

@@ -1,5 +1,13 @@
 import type pg from "pg";
 import type { LogEntry, LogRepository, StoredCheckpoint } from "../../log/log-repository.js";
+import {
+  type CheckpointRow,
+  checkpointOf,
+  checkpointParams,
+  type LogEntryRow,
+  logEntryOf,
+} from "../rows/proof-rows.js";
+import { bufferOf, postgresEncoding } from "../rows/values.js";
 import { transaction } from "./transaction.js";
 
 /**
@@ -24,7 +32,7 @@ export class PostgresLogRepository implements LogRepository {
         `INSERT INTO log_entries (idx, leaf_hash, batch_id, appended_at)
          SELECT idx, leaf_hash, batch_id, $4 FROM unnest($1::int[], $2::bytea[], $3::text[])
            AS e (idx, leaf_hash, batch_id)`,
-        [indexes, rows.map((r) => Buffer.from(leafHash(new Uint8Array(r.root)))), rows.map((r) => r.id), now],
+        [indexes, rows.map((r) => bufferOf(leafHash(new Uint8Array(r.root)))), rows.map((r) => r.id), now],
       );
       await client.query(
         `UPDATE batches b SET log_index = s.idx FROM unnest($1::text[], $2::int[]) AS s (id, idx)
@@ -36,37 +44,26 @@ export class PostgresLogRepository implements LogRepository {
   }
 
   async entriesFrom(from: number): Promise<LogEntry[]> {
-    const { rows } = await this.pool.query<{ idx: number; leaf_hash: Buffer; batch_id: string }>(
+    const { rows } = await this.pool.query<LogEntryRow>(
       "SELECT idx, leaf_hash, batch_id FROM log_entries WHERE idx >= $1 ORDER BY idx",
       [from],
     );
-    return rows.map((r) => ({ index: r.idx, leafHash: new Uint8Array(r.leaf_hash), batchId: r.batch_id }));
+    return rows.map(logEntryOf);
   }
 
   async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
     await this.pool.query(
       `INSERT INTO log_checkpoints (tree_size, root, note, signed_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (tree_size) DO NOTHING`,
-      [checkpoint.treeSize, Buffer.from(checkpoint.root), checkpoint.note, checkpoint.signedAt],
+      Object.values(checkpointParams(checkpoint, postgresEncoding)),
     );
   }
 
   async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
-    const { rows } = await this.pool.query<{
-      tree_size: number;
-      root: Buffer;
-      note: string;
-      signed_at: Date;
-    }>("SELECT * FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1");
-    const row = rows[0];
-    return (
-      row && {
-        treeSize: row.tree_size,
-        root: new Uint8Array(row.root),
-        note: row.note,
-        signedAt: row.signed_at,
-      }
+    const { rows } = await this.pool.query<CheckpointRow>(
+      "SELECT * FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
     );
+    return rows[0] && checkpointOf(rows[0]);
   }
 }
 

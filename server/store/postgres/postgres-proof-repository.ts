@@ -7,10 +7,19 @@ import type {
   ProofRepository,
   SealedBatch,
 } from "../../proofs/proof-repository.js";
-import type { StampStatus } from "../../stamps/stamp-repository.js";
-import type { AnchorType } from "../../stamps/stamp-settings.js";
-import { type ClaimedRow, claimedStamp } from "../claimed-stamp.js";
-import { type BatchRow, batchOf, joinHashes, splitHashes } from "./proof-rows.js";
+import {
+  type BatchRow,
+  batchOf,
+  batchParams,
+  type ClaimedRow,
+  claimedStamp,
+  joinHashes,
+  type MemberRow,
+  memberOf,
+  type ProofRow,
+  proofOf,
+} from "../rows/proof-rows.js";
+import { postgresEncoding } from "../rows/values.js";
 import { transaction } from "./transaction.js";
 
 /**
@@ -45,20 +54,12 @@ export class PostgresProofRepository implements ProofRepository {
   }
 
   async proofOf(stampId: string): Promise<(LeafProof & { batch: Batch }) | undefined> {
-    const { rows } = await this.pool.query<BatchRow & { leaf_index: number; audit_path: Buffer }>(
+    const { rows } = await this.pool.query<ProofRow>(
       `SELECT b.*, p.leaf_index, p.audit_path FROM stamp_proofs p JOIN batches b ON b.id = p.batch_id
        WHERE p.stamp_id = $1`,
       [stampId],
     );
-    const row = rows[0];
-    return (
-      row && {
-        stampId,
-        leafIndex: row.leaf_index,
-        auditPath: splitHashes(row.audit_path),
-        batch: batchOf(row),
-      }
-    );
+    return rows[0] && proofOf(stampId, rows[0]);
   }
 
   async getBatch(batchId: string): Promise<Batch | undefined> {
@@ -67,18 +68,11 @@ export class PostgresProofRepository implements ProofRepository {
   }
 
   async members(batchId: string): Promise<BatchMember[]> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      account_id: string | null;
-      status: StampStatus;
-      stamp_json: string;
-    }>("SELECT id, account_id, status, stamp_json FROM stamps WHERE batch_id = $1 ORDER BY id", [batchId]);
-    return rows.map((r) => ({
-      id: r.id,
-      accountId: r.account_id,
-      status: r.status,
-      anchors: (JSON.parse(r.stamp_json) as { anchors: AnchorType[] }).anchors,
-    }));
+    const { rows } = await this.pool.query<MemberRow>(
+      "SELECT id, account_id, status, stamp_json FROM stamps WHERE batch_id = $1 ORDER BY id",
+      [batchId],
+    );
+    return rows.map(memberOf);
   }
 
   async markAnchored(stampIds: readonly string[]): Promise<void> {
@@ -94,7 +88,7 @@ async function store(client: pg.PoolClient, { batch, leaves, anchors }: SealedBa
   await client.query(
     `INSERT INTO batches (id, sealed_at, tree_size, root, signature, public_key)
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [batch.id, batch.sealedAt, batch.treeSize, Buffer.from(batch.root), batch.signature, batch.publicKey],
+    Object.values(batchParams(batch, postgresEncoding)),
   );
   await client.query(
     `INSERT INTO stamp_proofs (stamp_id, batch_id, leaf_index, audit_path)

@@ -1,38 +1,16 @@
 import type Database from "better-sqlite3";
 import type { AnchorRecord, AnchorRepository } from "../../anchors/anchor-repository.js";
 import type { AnchorType } from "../../stamps/stamp-settings.js";
-
-interface AnchorRow {
-  batch_id: string;
-  type: AnchorType;
-  status: AnchorRecord["status"];
-  reference: string | null;
-  confirmed_at: string | null;
-  reason: string | null;
-  evidence: Buffer | null;
-  attempts: number;
-}
-
-const recordOf = (row: AnchorRow): AnchorRecord => ({
-  batchId: row.batch_id,
-  type: row.type,
-  status: row.status,
-  reference: row.reference,
-  confirmedAt: row.confirmed_at === null ? null : new Date(row.confirmed_at),
-  reason: row.reason,
-  evidence: row.evidence === null ? null : new Uint8Array(row.evidence),
-  attempts: row.attempts,
-});
+import { type AnchorRow, anchorOf, anchorParams } from "../rows/proof-rows.js";
+import { sqliteEncoding } from "../rows/values.js";
+import { preparedOnFirstUse } from "./statements.js";
 
 /** Anchor records in SQLite. */
 export class SqliteAnchorRepository implements AnchorRepository {
-  private statements?: ReturnType<typeof prepare>;
+  private readonly sql: () => ReturnType<typeof prepare>;
 
-  constructor(private readonly db: Database.Database) {}
-
-  private get sql() {
-    this.statements ??= prepare(this.db);
-    return this.statements;
+  constructor(db: Database.Database) {
+    this.sql = preparedOnFirstUse(db, prepare);
   }
 
   async claimDue(
@@ -42,35 +20,25 @@ export class SqliteAnchorRepository implements AnchorRepository {
     limit: number,
   ): Promise<AnchorRecord[]> {
     if (types.length === 0) return [];
-    const rows = this.sql.claim.all({
+    const rows = this.sql().claim.all({
       types: JSON.stringify(types),
       now: now.toISOString(),
       lease: new Date(now.getTime() + leaseMs).toISOString(),
       limit,
     }) as AnchorRow[];
-    return rows.map(recordOf);
+    return rows.map(anchorOf);
   }
 
   async save(record: AnchorRecord, nextAttemptAt: Date): Promise<void> {
-    this.sql.save.run({
-      batch_id: record.batchId,
-      type: record.type,
-      status: record.status,
-      reference: record.reference,
-      confirmed_at: record.confirmedAt?.toISOString() ?? null,
-      reason: record.reason,
-      evidence: record.evidence === null ? null : Buffer.from(record.evidence),
-      attempts: record.attempts,
-      next_attempt_at: nextAttemptAt.toISOString(),
-    });
+    this.sql().save.run(anchorParams(record, nextAttemptAt, sqliteEncoding));
   }
 
   async forBatch(batchId: string): Promise<AnchorRecord[]> {
-    return (this.sql.forBatch.all(batchId) as AnchorRow[]).map(recordOf);
+    return (this.sql().forBatch.all(batchId) as AnchorRow[]).map(anchorOf);
   }
 
   async pendingByType(): Promise<Partial<Record<AnchorType, number>>> {
-    const rows = this.sql.pendingByType.all() as { type: AnchorType; n: number }[];
+    const rows = this.sql().pendingByType.all() as { type: AnchorType; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.type, r.n]));
   }
 }

@@ -1,28 +1,34 @@
 import type Database from "better-sqlite3";
 import type { LogEntry, LogRepository, StoredCheckpoint } from "../../log/log-repository.js";
+import {
+  type CheckpointRow,
+  checkpointOf,
+  checkpointParams,
+  type LogEntryRow,
+  logEntryOf,
+} from "../rows/proof-rows.js";
+import { bufferOf, sqliteEncoding } from "../rows/values.js";
+import { preparedOnFirstUse } from "./statements.js";
 
 /** The transparency log in SQLite; an append is one IMMEDIATE transaction, so indexes never clash. */
 export class SqliteLogRepository implements LogRepository {
-  private statements?: ReturnType<typeof prepare>;
+  private readonly sql: () => ReturnType<typeof prepare>;
 
-  constructor(private readonly db: Database.Database) {}
-
-  private get sql() {
-    this.statements ??= prepare(this.db);
-    return this.statements;
+  constructor(private readonly db: Database.Database) {
+    this.sql = preparedOnFirstUse(db, prepare);
   }
 
   async appendSealed(now: Date, leafHash: (root: Uint8Array) => Uint8Array): Promise<number> {
     const append = this.db.transaction((): number => {
-      let size = (this.sql.size.get() as { n: number }).n;
-      for (const batch of this.sql.unsequenced.all() as { id: string; root: Buffer }[]) {
-        this.sql.insert.run({
+      let size = (this.sql().size.get() as { n: number }).n;
+      for (const batch of this.sql().unsequenced.all() as { id: string; root: Buffer }[]) {
+        this.sql().insert.run({
           idx: size,
-          leaf_hash: Buffer.from(leafHash(new Uint8Array(batch.root))),
+          leaf_hash: bufferOf(leafHash(new Uint8Array(batch.root))),
           batch_id: batch.id,
           appended_at: now.toISOString(),
         });
-        this.sql.sequenced.run({ idx: size, id: batch.id });
+        this.sql().sequenced.run({ idx: size, id: batch.id });
         size++;
       }
       return size;
@@ -31,31 +37,16 @@ export class SqliteLogRepository implements LogRepository {
   }
 
   async entriesFrom(from: number): Promise<LogEntry[]> {
-    const rows = this.sql.entriesFrom.all(from) as { idx: number; leaf_hash: Buffer; batch_id: string }[];
-    return rows.map((r) => ({ index: r.idx, leafHash: new Uint8Array(r.leaf_hash), batchId: r.batch_id }));
+    return (this.sql().entriesFrom.all(from) as LogEntryRow[]).map(logEntryOf);
   }
 
   async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    this.sql.saveCheckpoint.run({
-      tree_size: checkpoint.treeSize,
-      root: Buffer.from(checkpoint.root),
-      note: checkpoint.note,
-      signed_at: checkpoint.signedAt.toISOString(),
-    });
+    this.sql().saveCheckpoint.run(checkpointParams(checkpoint, sqliteEncoding));
   }
 
   async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
-    const row = this.sql.latest.get() as
-      | { tree_size: number; root: Buffer; note: string; signed_at: string }
-      | undefined;
-    return (
-      row && {
-        treeSize: row.tree_size,
-        root: new Uint8Array(row.root),
-        note: row.note,
-        signedAt: new Date(row.signed_at),
-      }
-    );
+    const row = this.sql().latest.get() as CheckpointRow | undefined;
+    return row && checkpointOf(row);
   }
 }
 

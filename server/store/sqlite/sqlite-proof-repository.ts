@@ -7,43 +7,27 @@ import type {
   ProofRepository,
   SealedBatch,
 } from "../../proofs/proof-repository.js";
-import type { StampStatus } from "../../stamps/stamp-repository.js";
-import type { AnchorType } from "../../stamps/stamp-settings.js";
-import { type ClaimedRow, claimedStamp } from "../claimed-stamp.js";
-
-interface BatchRow {
-  id: string;
-  sealed_at: string;
-  tree_size: number;
-  root: Buffer;
-  signature: string;
-  public_key: string;
-  log_index: number | null;
-}
-
-export const batchOf = (row: BatchRow): Batch => ({
-  id: row.id,
-  sealedAt: new Date(row.sealed_at),
-  treeSize: row.tree_size,
-  root: new Uint8Array(row.root),
-  signature: row.signature,
-  publicKey: row.public_key,
-  logIndex: row.log_index,
-});
-
-export const joinHashes = (hashes: readonly Uint8Array[]) => Buffer.concat(hashes);
-export const splitHashes = (blob: Buffer): Uint8Array[] =>
-  Array.from({ length: blob.length / 32 }, (_, i) => new Uint8Array(blob.subarray(i * 32, i * 32 + 32)));
+import {
+  type BatchRow,
+  batchOf,
+  batchParams,
+  type ClaimedRow,
+  claimedStamp,
+  joinHashes,
+  type MemberRow,
+  memberOf,
+  type ProofRow,
+  proofOf,
+} from "../rows/proof-rows.js";
+import { sqliteEncoding } from "../rows/values.js";
+import { preparedOnFirstUse } from "./statements.js";
 
 /** Batches and leaf proofs in SQLite; a seal is one IMMEDIATE transaction, so claims never overlap. */
 export class SqliteProofRepository implements ProofRepository {
-  private statements?: ReturnType<typeof prepare>;
+  private readonly sql: () => ReturnType<typeof prepare>;
 
-  constructor(private readonly db: Database.Database) {}
-
-  private get sql() {
-    this.statements ??= prepare(this.db);
-    return this.statements;
+  constructor(private readonly db: Database.Database) {
+    this.sql = preparedOnFirstUse(db, prepare);
   }
 
   async sealBatch(
@@ -53,7 +37,7 @@ export class SqliteProofRepository implements ProofRepository {
   ): Promise<SealedBatch | null> {
     const run = this.db.transaction((): SealedBatch | null => {
       // The batch row follows in this transaction; the foreign key is checked at commit.
-      const claimed = this.sql.claim.all({ batch_id: batchId, max }) as ClaimedRow[];
+      const claimed = this.sql().claim.all({ batch_id: batchId, max }) as ClaimedRow[];
       if (claimed.length === 0) return null;
       const sealed = seal(claimed.map(claimedStamp));
       this.store(sealed);
@@ -63,16 +47,9 @@ export class SqliteProofRepository implements ProofRepository {
   }
 
   private store({ batch, leaves, anchors }: SealedBatch): void {
-    this.sql.insertBatch.run({
-      id: batch.id,
-      sealed_at: batch.sealedAt.toISOString(),
-      tree_size: batch.treeSize,
-      root: Buffer.from(batch.root),
-      signature: batch.signature,
-      public_key: batch.publicKey,
-    });
+    this.sql().insertBatch.run(batchParams(batch, sqliteEncoding));
     for (const leaf of leaves) {
-      this.sql.insertLeaf.run({
+      this.sql().insertLeaf.run({
         stamp_id: leaf.stampId,
         batch_id: batch.id,
         leaf_index: leaf.leafIndex,
@@ -80,47 +57,27 @@ export class SqliteProofRepository implements ProofRepository {
       });
     }
     for (const type of anchors) {
-      this.sql.insertAnchor.run({ batch_id: batch.id, type, due: batch.sealedAt.toISOString() });
+      this.sql().insertAnchor.run({ batch_id: batch.id, type, due: batch.sealedAt.toISOString() });
     }
   }
 
   async proofOf(stampId: string): Promise<(LeafProof & { batch: Batch }) | undefined> {
-    const row = this.sql.proofOf.get(stampId) as
-      | (BatchRow & { leaf_index: number; audit_path: Buffer })
-      | undefined;
-    return (
-      row && {
-        stampId,
-        leafIndex: row.leaf_index,
-        auditPath: splitHashes(row.audit_path),
-        batch: batchOf(row),
-      }
-    );
+    const row = this.sql().proofOf.get(stampId) as ProofRow | undefined;
+    return row && proofOf(stampId, row);
   }
 
   async getBatch(batchId: string): Promise<Batch | undefined> {
-    const row = this.sql.getBatch.get(batchId) as BatchRow | undefined;
+    const row = this.sql().getBatch.get(batchId) as BatchRow | undefined;
     return row && batchOf(row);
   }
 
   async members(batchId: string): Promise<BatchMember[]> {
-    const rows = this.sql.members.all(batchId) as {
-      id: string;
-      account_id: string | null;
-      status: StampStatus;
-      stamp_json: string;
-    }[];
-    return rows.map((r) => ({
-      id: r.id,
-      accountId: r.account_id,
-      status: r.status,
-      anchors: (JSON.parse(r.stamp_json) as { anchors: AnchorType[] }).anchors,
-    }));
+    return (this.sql().members.all(batchId) as MemberRow[]).map(memberOf);
   }
 
   async markAnchored(stampIds: readonly string[]): Promise<void> {
     const mark = this.db.transaction(() => {
-      for (const id of stampIds) this.sql.markAnchored.run(id);
+      for (const id of stampIds) this.sql().markAnchored.run(id);
     });
     mark();
   }
