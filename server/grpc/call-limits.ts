@@ -40,8 +40,10 @@ export class CallLimits {
     const path = paths[kind];
     const most = this.perCharge(principal, kind);
     if (count > most) throw overBucket(principal, count, most, weightFor(path));
-    const decision = await this.limiter.consume(principal, path, weightFor(path) * count);
-    if (decision && !decision.allowed) throw count > 1 ? notYet(decision, count) : rateLimited(decision);
+    const decision = await this.limiter.meter(principal, { path, count });
+    if (decision && !decision.allowed) {
+      throw rateLimited(decision, count > 1 ? `all ${count} stamps` : undefined);
+    }
   }
 }
 
@@ -50,15 +52,5 @@ function overBucket(principal: Principal, count: number, most: number, weight: n
     `rate limit: ${count} stamps cost ${count * weight} (${weight} each) but tier ${principal.tier} ` +
       `covers at most ${most} in one call; send at most ${most} items a call`,
     Code.ResourceExhausted,
-  );
-}
-
-/** The limiter's refusal, saying that the wait is for the whole charge. */
-function notYet(decision: Parameters<typeof rateLimited>[0], count: number): ConnectError {
-  const refusal = rateLimited(decision);
-  return new ConnectError(
-    `${refusal.rawMessage}, when the budget covers all ${count} stamps`,
-    refusal.code,
-    refusal.metadata,
   );
 }

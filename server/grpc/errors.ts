@@ -3,7 +3,7 @@ import type { ErrorCode } from "../errors.js";
 import { ServiceError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Decision } from "../ratelimit/limiter.js";
-import { RateLimitedError } from "../ratelimit/rate-limited.js";
+import { RateLimitedError, refusalMessage } from "../ratelimit/rate-limited.js";
 
 /** The gRPC status of each domain error category (documented in stamp.proto). */
 export const grpcCode: Record<ErrorCode, Code> = {
@@ -32,11 +32,10 @@ export function toConnectError(err: unknown, logger: Logger): ConnectError {
 /**
  * RESOURCE_EXHAUSTED with the wait in the message and in `grpc-retry-pushback-ms`, the trailer gRPC
  * clients with a retry policy honour (gRPC proposal A6), the counterpart of REST's Retry-After.
+ * `whole` names what a charge of several calls waits for (refusalMessage).
  */
-export function rateLimited(d: Decision): ConnectError {
-  return new ConnectError(
-    `rate limit exceeded for tier ${d.tier} (${d.limit} requests/min); retry after ${d.resetSeconds} s`,
-    Code.ResourceExhausted,
-    { "grpc-retry-pushback-ms": String(Math.ceil(d.retryAfter * 1000)) },
-  );
+export function rateLimited(d: Decision, whole?: string): ConnectError {
+  return new ConnectError(refusalMessage(d, whole), Code.ResourceExhausted, {
+    "grpc-retry-pushback-ms": String(Math.ceil(d.retryAfter * 1000)),
+  });
 }

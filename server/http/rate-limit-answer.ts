@@ -1,5 +1,6 @@
 import type { components } from "../../gen/openapi/types.js";
 import type { Decision } from "../ratelimit/limiter.js";
+import { refusalMessage } from "../ratelimit/rate-limited.js";
 
 type RateLimitError = components["schemas"]["RateLimitError"];
 
@@ -28,7 +29,7 @@ export function refusalHeaders(d: Decision, withLimitHeaders: boolean): Record<s
 export function rateLimitRefusal(d: Decision): RateLimitError {
   return {
     error: "rate_limit_exceeded",
-    message: `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds.`,
+    message: refusalMessage(d),
     retry_after: d.retryAfter,
     tier: d.tier,
     limit: d.limit,

@@ -43,9 +43,8 @@ export interface RateLimiterOptions {
 }
 
 /**
- * Per-client limits for every transport: the REST middleware calls `consume` for each request,
- * WebSocket and gRPC call it for their stamp and verify messages, so one client has one budget.
- * Knows nothing of HTTP.
+ * Per-client limits for every transport: REST, the WebSocket (its upgrade and its stamp and verify
+ * messages) and gRPC all charge through `meter`, so one client has one budget. Knows nothing of HTTP.
  */
 export class RateLimiter {
   private readonly tiers: Record<Tier, TierLimits>;
@@ -61,18 +60,20 @@ export class RateLimiter {
   }
 
   /**
-   * Meters one HTTP request (REST, the WebSocket upgrade) by its class (`requestClass`): an API
-   * request is charged to the caller's tier, a page request to the caller's page budget, an exempt
-   * one is not charged and only reported (null when `labelExempt` is off: there is nothing to say).
+   * The one way a transport charges a request: by its class (`requestClass`), an API request (every
+   * gRPC call and WebSocket message) is charged `count` times its path's weight to the caller's
+   * tier, a page request to the caller's page budget, an exempt one is not charged and only
+   * reported (null when `labelExempt` is off: there is nothing to say). A refused decision is
+   * answered in the words of `refusalMessage` (rate-limited.ts).
    */
-  async meter(principal: Principal, req: MeteredRequest, labelExempt: boolean): Promise<Decision | null> {
+  async meter(principal: Principal, req: MeteredRequest, labelExempt = false): Promise<Decision | null> {
     switch (requestClass(req)) {
       case "exempt":
         return labelExempt ? this.peek(principal) : null;
       case "page":
         return this.consumePage(principal);
       default:
-        return this.consume(principal, req.path);
+        return this.consume(principal, req.path, weightFor(req.path) * (req.count ?? 1));
     }
   }
 

@@ -33,12 +33,18 @@ export const exemptPaths: readonly string[] = [
 /** How a request is metered: not at all, against the page budget, or against the API budget. */
 export type RequestClass = "exempt" | "page" | "api";
 
-/** What the limiter needs to know of an HTTP request to classify it. */
+/**
+ * What the limiter needs to know of a request to classify and price it. A gRPC call or a WebSocket
+ * message names the REST path it stands for and has no method: it is always an API request.
+ */
 export interface MeteredRequest {
-  method: string;
+  /** An HTTP request's method; absent for calls of the other transports. */
+  method?: string;
   path: string;
   /** The `Sec-Fetch-Site` header, which browsers send (`same-origin` from this service's pages). */
   fetchSite?: string;
+  /** Calls charged at once, all or nothing, each at the path's full weight (a gRPC batch); 1 if absent. */
+  count?: number;
 }
 
 // The pages people load and reload: the verification page, the dashboard with its counts and the

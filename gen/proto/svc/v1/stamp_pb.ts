@@ -45,11 +45,11 @@
 // WebSocket); BatchStamp 2.0 per item (at least one item's worth), charged in
 // one go before any item is stamped. HealthCheck is free. A call over the
 // limit fails with RESOURCE_EXHAUSTED, the message naming the tier and the
-// wait in seconds, e.g. `rate limit exceeded for tier anonymous (20
-// requests/min); retry after 3 s` (for a batch: `…; retry after 3 s, when
-// the budget covers all 2 stamps`), and the trailer `grpc-retry-pushback-ms`
-// carrying the wait in milliseconds (gRPC's retry pushback, honoured by
-// clients with a retry policy).
+// wait in seconds in the words of REST's 429 and the WebSocket's error, e.g.
+// `Rate limit exceeded for tier anonymous. Retry after 3 seconds.` (for a
+// batch: `… Retry after 3 seconds, when the budget covers all 2 stamps.`),
+// and the trailer `grpc-retry-pushback-ms` carrying the wait in milliseconds
+// (gRPC's retry pushback, honoured by clients with a retry policy).
 //
 // Every item is charged in full, so one call can hold at most as many stamps
 // as the smallest bucket of the caller's tier holds (token bucket: the burst;
