@@ -9,13 +9,20 @@ export {
   type HealthCheckResponse as GrpcHealthCheckResponse,
   HealthCheckResponse_ServingStatus as GrpcServingStatus,
   type Proof as GrpcProof,
+  type SearchStampsResponse as GrpcSearchStampsResponse,
   type Stamp as GrpcStamp,
+  type StampMatch as GrpcStampMatch,
   StampService,
   StampStatus as GrpcStampStatus,
   type StreamStampResponse as GrpcStreamStampResponse,
   type VerifyResponse as GrpcVerifyResponse,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
 // Proof bundles (`<name>.stampd.json`): gathered from the service, verified offline.
+export {
+  type VerifiedAnchorToken,
+  type VerifyAnchorTokenOptions,
+  verifyRfc3161Anchor,
+} from "./bundle/anchor-token.js";
 export {
   looksLikeProofBundle,
   PROOF_BUNDLE_FORMAT,
@@ -80,6 +87,7 @@ export {
   type CreateStampInput,
   createGrpcClient,
   type GrpcClientOptions,
+  type SearchStampsInput,
   StampdGrpc,
   type StreamStampInput,
   type VerifyInput,

@@ -1,5 +1,12 @@
+import { createHash } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
-import { type ConnectRouter, createRouterTransport, type HandlerContext } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  createRouterTransport,
+  type HandlerContext,
+} from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CreateStampResponseSchema,
@@ -79,12 +86,34 @@ describe("gRPC client (in memory)", () => {
 describe("gRPC client (real server over HTTP/2)", () => {
   let svc: RunningService | undefined;
   beforeAll(async () => {
-    svc = await startService();
+    svc = await startService({ RATE_LIMIT_ENABLED: "false" });
   });
   afterAll(() => svc?.close());
 
   it("HealthCheck through client.grpc reports SERVING", async () => {
     const stampd = createClient({ baseUrl: svc!.baseUrl, grpcUrl: svc!.grpcUrl });
     expect((await stampd.grpc.healthCheck()).status).toBe(GrpcServingStatus.SERVING);
+  });
+
+  it("SearchStamps pages through a hash's stamps newest first; a bad hash is INVALID_ARGUMENT", async () => {
+    const { grpc } = createClient({ baseUrl: svc!.baseUrl, grpcUrl: svc!.grpcUrl });
+    const contentHash = `sha256:${createHash("sha256").update(`searched ${Math.random()}`).digest("hex")}`;
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push((await grpc.createStamp({ contentHash })).stamp!.id);
+    await grpc.createStamp({ contentHash: `sha256:${"ab".repeat(32)}` }); // another hash: not found
+
+    const first = await grpc.searchStamps({ contentHash, pageSize: 2 });
+    expect(first.contentHash).toBe(contentHash);
+    expect(first.stamps.map((m) => m.id)).toEqual([made[2], made[1]]);
+    expect(first.nextPageToken).not.toBe("");
+    const last = await grpc.searchStamps({ contentHash, pageSize: 2, pageToken: first.nextPageToken });
+    expect(last.stamps.map((m) => m.id)).toEqual([made[0]]);
+    expect(last.nextPageToken).toBe("");
+
+    const never = await grpc.searchStamps({ contentHash: `sha256:${"cd".repeat(32)}` });
+    expect(never.stamps).toEqual([]);
+    const refused = grpc.searchStamps({ contentHash: "md5:00" });
+    await expect(refused).rejects.toBeInstanceOf(ConnectError);
+    await expect(refused).rejects.toMatchObject({ code: Code.InvalidArgument });
   });
 });

@@ -6,6 +6,8 @@ import {
   type CreateStampResponse,
   type GetStampResponse,
   type HealthCheckResponse,
+  type SearchStampsRequestSchema,
+  type SearchStampsResponse,
   type Stamp,
   StampService,
   type StreamStampRequestSchema,
@@ -29,6 +31,7 @@ export interface GrpcClientOptions {
 export type CreateStampInput = MessageInitShape<typeof CreateStampRequestSchema>;
 export type StreamStampInput = MessageInitShape<typeof StreamStampRequestSchema>;
 export type VerifyInput = MessageInitShape<typeof VerifyRequestSchema>;
+export type SearchStampsInput = MessageInitShape<typeof SearchStampsRequestSchema>;
 
 /** svc.v1.StampService through Connect: unary calls as promises, streams as async iterables. */
 export class StampdGrpc {
@@ -104,6 +107,23 @@ export class StampdGrpc {
     options?: CallOptions,
   ): AsyncIterable<StreamStampResponse> {
     return this.raw.streamStamps(toAsync(requests), options);
+  }
+
+  /**
+   * SearchStamps: one page of the stamps of a content hash `<algorithm>:<hex>`, newest first
+   * (`pageSize` 0 means 50, at most 500); `nextPageToken` is empty on the last page. Public, like
+   * REST `GET /stamps?hash=`; a hash never stamped is an empty page.
+   *
+   * @example
+   * let pageToken = "";
+   * do {
+   *   const page = await client.grpc.searchStamps({ contentHash: `sha256:${digest}`, pageToken });
+   *   for (const match of page.stamps) console.log(match.id, match.timestamp);
+   *   pageToken = page.nextPageToken;
+   * } while (pageToken);
+   */
+  searchStamps(input: SearchStampsInput, options?: CallOptions): Promise<SearchStampsResponse> {
+    return this.raw.searchStamps(input, options);
   }
 
   /**
