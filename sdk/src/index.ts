@@ -110,10 +110,10 @@ export {
   parseCheckpoint,
   verifierKey,
   verifyCheckpoint,
-} from "./verify/checkpoint.js";
+} from "../../core/checkpoint.js";
 // Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
-export { type FingerprintProofResult, verifyFingerprintProof } from "./verify/fingerprint-proof.js";
-export { type DuplicateMember, DuplicateMemberError, parseIJson } from "./verify/i-json.js";
+export { type FingerprintProofResult, verifyFingerprintProof } from "../../core/fingerprint-proof.js";
+export { type DuplicateMember, DuplicateMemberError, parseIJson } from "../../core/i-json.js";
 export {
   consistencyProof,
   inclusionProof,
@@ -122,22 +122,22 @@ export {
   nodeHash,
   verifyConsistency,
   verifyInclusion,
-} from "./verify/merkle.js";
-export { type VerifyStampOptions, verifyStamp } from "./verify/stamp.js";
-export { stampLeafData } from "./verify/stamp-leaf.js";
+} from "../../core/merkle.js";
+export { type VerifyStampOptions, verifyStamp } from "../../core/stamp.js";
+export { stampLeafData } from "../../core/stamp-leaf.js";
 export {
   type ProofCheck,
   type StampProof,
   type VerifyProofOptions,
   verifyStampProof,
-} from "./verify/stamp-proof.js";
+} from "../../core/stamp-proof.js";
 export {
   TRUST_RULE,
   type TrustEvidence,
   type TrustItem,
   trustItems,
   trustScore,
-} from "./verify/trust.js";
+} from "../../core/trust.js";
 // WebSocket (by the WebSocket engineer); `client.ws()` opens one with the client's settings.
 export {
   type CloseInfo,

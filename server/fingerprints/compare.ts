@@ -1,5 +1,5 @@
 import type { components } from "../../gen/openapi/types.js";
-import { compareShadows } from "../../sdk/src/verify/shadows.js";
+import { compareShadows } from "../../core/shadows.js";
 import { requireConsistentShadows } from "./consistency.js";
 import type { FingerprintDocument } from "./types.js";
 

@@ -1,4 +1,4 @@
-import { fineShadowProblems, standardShadowProblems } from "../../sdk/src/verify/shadows.js";
+import { fineShadowProblems, standardShadowProblems } from "../../core/shadows.js";
 import { invalid } from "../errors.js";
 import { chunkLeafHashes, merkle } from "./merkle.js";
 import type { FingerprintDocument } from "./types.js";

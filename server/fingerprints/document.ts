@@ -1,5 +1,5 @@
-import { treeHeight } from "../../sdk/src/verify/merkle.js";
-import { SHADOW_SCALES } from "../../sdk/src/verify/shadows.js";
+import { treeHeight } from "../../core/merkle.js";
+import { SHADOW_SCALES } from "../../core/shadows.js";
 import type { ChunkList } from "./chunk-list.js";
 import { entropy } from "./entropy.js";
 import { chunkLeafHashes, merkle } from "./merkle.js";

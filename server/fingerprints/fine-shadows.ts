@@ -1,4 +1,4 @@
-import { STANDARD_PIECE_BYTES } from "../../sdk/src/verify/shadows.js";
+import { STANDARD_PIECE_BYTES } from "../../core/shadows.js";
 import { GEAR } from "./gear.js";
 import { FNV_OFFSET, FNV_PRIME, fmix32 } from "./mix.js";
 import { ShadowSketch } from "./shadow-sketch.js";

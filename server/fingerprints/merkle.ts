@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { createMerkle, type HashParts } from "../../sdk/src/verify/merkle.js";
+import { createMerkle, type HashParts } from "../../core/merkle.js";
 
 const scratch = new Uint8Array(65);
 

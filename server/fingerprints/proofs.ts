@@ -1,5 +1,5 @@
 import type { components } from "../../gen/openapi/types.js";
-import { compareShadows, shadowAt, structureCommitment } from "../../sdk/src/verify/shadows.js";
+import { compareShadows, shadowAt, structureCommitment } from "../../core/shadows.js";
 import { invalid } from "../errors.js";
 import { requireConsistentChunks, requireConsistentShadows } from "./consistency.js";
 import { chunkLeafHashes, merkle } from "./merkle.js";

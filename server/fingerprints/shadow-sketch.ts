@@ -1,4 +1,4 @@
-import { resolutionOf, SHADOW_SCALES, SKETCH_SIZE, shadowHash } from "../../sdk/src/verify/shadows.js";
+import { resolutionOf, SHADOW_SCALES, SKETCH_SIZE, shadowHash } from "../../core/shadows.js";
 import { BottomK } from "./bottom-k.js";
 import { fmix32 } from "./mix.js";
 import type { ShadowScale, ShadowTransform } from "./types.js";

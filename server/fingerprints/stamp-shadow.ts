@@ -1,4 +1,4 @@
-import { shadowAt } from "../../sdk/src/verify/shadows.js";
+import { shadowAt } from "../../core/shadows.js";
 import { notFound } from "../errors.js";
 import type { FingerprintDocument, ShadowScale, ShadowTransform } from "./types.js";
 

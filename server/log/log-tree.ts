@@ -1,4 +1,4 @@
-import { auditPath, consistencyPath, splitPoint } from "../../sdk/src/verify/merkle.js";
+import { auditPath, consistencyPath, splitPoint } from "../../core/merkle.js";
 import { merkle } from "../fingerprints/merkle.js";
 
 /**

@@ -1,5 +1,5 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
-import { checkpointText, signatureLine, verifierKey } from "../../sdk/src/verify/checkpoint.js";
+import { checkpointText, signatureLine, verifierKey } from "../../core/checkpoint.js";
 import type { Clock } from "../clock.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { Signer } from "../keys/ed25519.js";

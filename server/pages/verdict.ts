@@ -1,5 +1,5 @@
-import { stampStatus } from "../../sdk/src/verify/trust.js";
-import type { AnchorState, StampStatus, VerifyResult } from "../../sdk/src/verify/types.js";
+import { stampStatus } from "../../core/trust.js";
+import type { AnchorState, StampStatus, VerifyResult } from "../../core/types.js";
 import { anchorName, plural } from "./format.js";
 
 export type VerdictKind = "valid" | "pending" | "warning" | "invalid";

@@ -1,6 +1,6 @@
 import type { components } from "../../gen/openapi/types.js";
-import { evidenceOf, TRUST_RULE, trustItems } from "../../sdk/src/verify/trust.js";
-import type { VerifyResult } from "../../sdk/src/verify/types.js";
+import { evidenceOf, TRUST_RULE, trustItems } from "../../core/trust.js";
+import type { VerifyResult } from "../../core/types.js";
 import { anchorTimeline } from "./anchor-timeline.js";
 import { algorithmName } from "./format.js";
 import { html, type SafeHtml } from "./html.js";

@@ -1,6 +1,6 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { components } from "../../gen/openapi/types.js";
-import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
+import { stampLeafData } from "../../core/stamp-leaf.js";
 import { conflict, notFound, ServiceError } from "../errors.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { TransparencyLog } from "../log/transparency-log.js";

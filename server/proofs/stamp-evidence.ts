@@ -1,6 +1,6 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
-import type { AnchorState } from "../../sdk/src/verify/types.js";
+import { stampLeafData } from "../../core/stamp-leaf.js";
+import type { AnchorState } from "../../core/types.js";
 import type { AnchorRecord, AnchorRepository } from "../anchors/anchor-repository.js";
 import type { AnchorAvailability } from "../anchors/availability.js";
 import { merkle } from "../fingerprints/merkle.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import { jcs } from "../../sdk/src/verify/jcs.js";
+import { jcs } from "../../core/jcs.js";
 import type { Idempotency } from "../idempotency/idempotency.js";
 import type { IdempotencyId, StoredResponse } from "../idempotency/idempotency-repository.js";
 import type { Logger } from "../logger.js";

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from "express";
-import { DuplicateMemberError, findDuplicateMember } from "../../sdk/src/verify/i-json.js";
+import { DuplicateMemberError, findDuplicateMember } from "../../core/i-json.js";
 import { ServiceError } from "../errors.js";
 
 /**

@@ -1,6 +1,6 @@
-import { isStampDocument } from "../../sdk/src/verify/format.js";
-import { DuplicateMemberError, parseIJson } from "../../sdk/src/verify/i-json.js";
-import type { VerifyResult } from "../../sdk/src/verify/types.js";
+import { isStampDocument } from "../../core/format.js";
+import { DuplicateMemberError, parseIJson } from "../../core/i-json.js";
+import type { VerifyResult } from "../../core/types.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { defaultHashAlgorithm, type HashAlgorithm, hashAlgorithms } from "../hashing/algorithms.js";

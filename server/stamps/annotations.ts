@@ -1,4 +1,4 @@
-import { jcs } from "../../sdk/src/verify/jcs.js";
+import { jcs } from "../../core/jcs.js";
 import { invalid } from "../errors.js";
 
 /** Free text and metadata a stamp carries (gRPC, WebSocket); both are signed into the document. */

@@ -1,4 +1,4 @@
-import { batchSigningMessage, type ServiceBatchSignature } from "../../sdk/src/verify/batch-signature.js";
+import { batchSigningMessage, type ServiceBatchSignature } from "../../core/batch-signature.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { Signer } from "../keys/ed25519.js";
 

@@ -1,4 +1,4 @@
-import { jcs } from "../../sdk/src/verify/jcs.js";
+import { jcs } from "../../core/jcs.js";
 
 /**
  * An object's RFC 8785 text kept as its members (`"name":<JCS of the value>`, in JCS's order), so

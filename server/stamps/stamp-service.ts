@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { VerifyResult } from "../../sdk/src/verify/types.js";
+import type { VerifyResult } from "../../core/types.js";
 import type { Clock } from "../clock.js";
 import { notFound, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";

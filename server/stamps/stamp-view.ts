@@ -1,5 +1,5 @@
-import { stampStatus, trustScore } from "../../sdk/src/verify/trust.js";
-import type { AnchorState } from "../../sdk/src/verify/types.js";
+import { stampStatus, trustScore } from "../../core/trust.js";
+import type { AnchorState } from "../../core/types.js";
 import type { AnchorAvailability } from "../anchors/availability.js";
 import type { StampEvidence, StampProof } from "../proofs/stamp-evidence.js";
 import type { StampStatus, StoredStamp } from "./stamp-repository.js";

@@ -1,6 +1,6 @@
-import { checkStamp } from "../../sdk/src/verify/check.js";
-import { jcs } from "../../sdk/src/verify/jcs.js";
-import type { AnchorState, StampDocument, VerifyResult } from "../../sdk/src/verify/types.js";
+import { checkStamp } from "../../core/check.js";
+import { jcs } from "../../core/jcs.js";
+import type { AnchorState, StampDocument, VerifyResult } from "../../core/types.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { ContentHash } from "../hashing/algorithms.js";
 import { verifyEd25519 } from "../keys/ed25519.js";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { leafHash, merkleRoot, treeHeight } from "../../sdk/src/verify/merkle.js";
-import { shadowHash, shadowProblems } from "../../sdk/src/verify/shadows.js";
+import { leafHash, merkleRoot, treeHeight } from "../../core/merkle.js";
+import { shadowHash, shadowProblems } from "../../core/shadows.js";
 import { ServiceError } from "../../server/errors.js";
 import { CDC_MAX_BYTES, CDC_MIN_BYTES } from "../../server/fingerprints/cdc-chunker.js";
 import { createFingerprinter } from "../../server/fingerprints/fingerprinter.js";

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyFingerprintProof } from "../../sdk/src/verify/fingerprint-proof.js";
+import { verifyFingerprintProof } from "../../core/fingerprint-proof.js";
 import type { FingerprintDocument } from "../../server/fingerprints/types.js";
 import { filePart, postParts } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";

@@ -6,7 +6,7 @@ import {
   shadowHash,
   sketchJaccard,
   sketchSimilarity,
-} from "../../sdk/src/verify/shadows.js";
+} from "../../core/shadows.js";
 import { ServiceError } from "../../server/errors.js";
 import { compareFingerprints } from "../../server/fingerprints/compare.js";
 import type { FingerprintDocument } from "../../server/fingerprints/types.js";

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { digestDocument } from "../../sdk/src/verify/digest.js";
+import { digestDocument } from "../../core/digest.js";
 import { hashStream } from "../../server/hashing/hash-stream.js";
 import { hashBytes } from "../../server/hashing/hasher.js";
 import { filePart, postParts } from "../helpers/multipart.js";

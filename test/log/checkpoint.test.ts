@@ -7,7 +7,7 @@ import {
   signatureLine,
   verifierKey,
   verifyCheckpoint,
-} from "../../sdk/src/verify/checkpoint.js";
+} from "../../core/checkpoint.js";
 
 function keyPair() {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");

@@ -11,7 +11,7 @@ import {
   merkleRoot,
   verifyConsistency,
   verifyInclusion,
-} from "../../sdk/src/verify/merkle.js";
+} from "../../core/merkle.js";
 
 const nodeSha256: HashParts = (...parts) => {
   const h = createHash("sha256");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { trustScore } from "../../sdk/src/verify/trust.js";
-import type { AnchorState, VerifyResult } from "../../sdk/src/verify/types.js";
+import { trustScore } from "../../core/trust.js";
+import type { AnchorState, VerifyResult } from "../../core/types.js";
 import { statusText, type VerdictKind, verdictOf } from "../../server/pages/verdict.js";
 
 /** A verification result whose score is the trust function's, as the server's always is. */

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { leafHash, verifyInclusion } from "../../sdk/src/verify/merkle.js";
-import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
+import { leafHash, verifyInclusion } from "../../core/merkle.js";
+import { stampLeafData } from "../../core/stamp-leaf.js";
 import { ed25519Signer } from "../../server/keys/ed25519.js";
 import { sealStamps } from "../../server/proofs/seal.js";
 import { stampLeafHash } from "../../server/proofs/stamp-leaf-hash.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../gen/openapi/types.js";
-import { verifyStamp } from "../../sdk/src/verify/stamp.js";
-import { verifyStampProof } from "../../sdk/src/verify/stamp-proof.js";
+import { verifyStamp } from "../../core/stamp.js";
+import { verifyStampProof } from "../../core/stamp-proof.js";
 import { getJson, stampHash, startProofService } from "./helpers.js";
 
 type Schemas = components["schemas"];

@@ -1,6 +1,6 @@
-import { checkStamp } from "../../sdk/src/verify/check.js";
-import { jcs } from "../../sdk/src/verify/jcs.js";
-import { verifyStampProof } from "../../sdk/src/verify/stamp-proof.js";
+import { checkStamp } from "../../core/check.js";
+import { jcs } from "../../core/jcs.js";
+import { verifyStampProof } from "../../core/stamp-proof.js";
 import { verifyEd25519 } from "../../server/keys/ed25519.js";
 import type { StampDocument } from "../../server/stamps/stamp-repository.js";
 import type { RestCalls } from "../helpers/rest-calls.js";

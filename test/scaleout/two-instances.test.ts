@@ -1,6 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { verifyStamp } from "../../sdk/src/verify/stamp.js";
+import { verifyStamp } from "../../core/stamp.js";
 import { ManualClock } from "../../server/clock.js";
 import type { AnyDomainEvent } from "../../server/events/bus.js";
 import { grpcJsClient } from "../helpers/grpc-js.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyStamp } from "../../sdk/src/verify/stamp.js";
+import { verifyStamp } from "../../core/stamp.js";
 import { listOperations, loadSpec } from "../../server/rest/spec.js";
 import { issueKey } from "../helpers/keys.js";
 import { postParts } from "../helpers/multipart.js";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyStamp } from "../../sdk/src/verify/stamp.js";
+import { verifyStamp } from "../../core/stamp.js";
 import type { StampView } from "../../server/stamps/stamp-view.js";
 import { connectClient, sha3, sha256 } from "../grpc/fixture.js";
 import { issueKey } from "../helpers/keys.js";

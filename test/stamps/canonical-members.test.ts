@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jcs } from "../../sdk/src/verify/jcs.js";
+import { jcs } from "../../core/jcs.js";
 import { CanonicalMembers } from "../../server/stamps/canonical-members.js";
 
 // Values written by JSON.stringify alone (members already in JCS order) and by the JCS library

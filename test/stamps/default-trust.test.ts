@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyStamp } from "../../sdk/src/verify/stamp.js";
+import { verifyStamp } from "../../core/stamp.js";
 import { connectClient } from "../grpc/fixture.js";
 import type { RunningService } from "../helpers/service.js";
 import { startProofService } from "../proofs/helpers.js";

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { formatProblem } from "../../sdk/src/verify/format.js";
+import { formatProblem } from "../../core/format.js";
 import type { StampView } from "../../server/stamps/stamp-view.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp, type StampDocument, sha3 } from "./helpers.js";

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { Readable as ReadableStream } from "node:stream";
 import { decodeTime } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyStamp } from "../../sdk/src/verify/stamp.js";
+import { verifyStamp } from "../../core/stamp.js";
 import { ManualClock } from "../../server/clock.js";
 import type { AnyDomainEvent } from "../../server/events/bus.js";
 import { MemoryEventBus } from "../../server/events/memory-bus.js";

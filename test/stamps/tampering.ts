@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { signedPayload } from "../../sdk/src/verify/payload.js";
+import { signedPayload } from "../../core/payload.js";
 import { ed25519Signer } from "../../server/keys/ed25519.js";
 import type { StampDocument } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { stampStatus, type TrustEvidence, trustItems, trustScore } from "../../sdk/src/verify/trust.js";
-import type { AnchorState, AnchorType } from "../../sdk/src/verify/types.js";
+import { stampStatus, type TrustEvidence, trustItems, trustScore } from "../../core/trust.js";
+import type { AnchorState, AnchorType } from "../../core/types.js";
 
 const none: TrustEvidence = {
   serviceSignature: false,

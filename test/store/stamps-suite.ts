@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { leafHash, verifyInclusion } from "../../sdk/src/verify/merkle.js";
-import { stampLeafData } from "../../sdk/src/verify/stamp-leaf.js";
+import { leafHash, verifyInclusion } from "../../core/merkle.js";
+import { stampLeafData } from "../../core/stamp-leaf.js";
 import { rootLeafHash } from "../../server/log/transparency-log.js";
 import type { Batch } from "../../server/proofs/proof-repository.js";
 import { sealStamps } from "../../server/proofs/seal.js";

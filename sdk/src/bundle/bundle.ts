@@ -1,5 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { parseIJson } from "../verify/i-json.js";
+import { parseIJson } from "../../../core/i-json.js";
 
 /** A proof bundle (`<name>.stampd.json`): the spec's `ProofBundle`. */
 export type ProofBundle = components["schemas"]["ProofBundle"];

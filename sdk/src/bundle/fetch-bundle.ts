@@ -2,8 +2,8 @@ import type { components } from "../../../gen/openapi/types.js";
 import type { StampdClient } from "../client.js";
 import { ConflictError, UnprocessableEntityError } from "../core/errors.js";
 import type { RequestOptions } from "../core/request.js";
-import { toBase64 } from "../verify/base64.js";
-import { verifyStampProof } from "../verify/stamp-proof.js";
+import { toBase64 } from "../../../core/base64.js";
+import { verifyStampProof } from "../../../core/stamp-proof.js";
 import { PROOF_BUNDLE_FORMAT, type ProofBundle, ProofBundleError } from "./bundle.js";
 import { checkLogConsistency } from "./log-consistency.js";
 

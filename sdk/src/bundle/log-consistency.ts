@@ -1,7 +1,7 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
 import type { components } from "../../../gen/openapi/types.js";
-import { verifyCheckpoint } from "../verify/checkpoint.js";
-import { verifyConsistency } from "../verify/merkle.js";
+import { verifyCheckpoint } from "../../../core/checkpoint.js";
+import { verifyConsistency } from "../../../core/merkle.js";
 
 type LogConsistencyProof = components["schemas"]["LogConsistencyProof"];
 

@@ -1,8 +1,8 @@
 import { sha256, sha384, sha512 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import * as pkijs from "pkijs";
-import { fromBase64 } from "../verify/base64.js";
-import type { HashAlgorithm } from "../verify/types.js";
+import { fromBase64 } from "../../../core/base64.js";
+import type { HashAlgorithm } from "../../../core/types.js";
 
 /** An RFC 3161 token that does not time-stamp the expected hash or does not verify. */
 export class TimestampTokenError extends Error {

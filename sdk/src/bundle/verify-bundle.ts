@@ -1,7 +1,7 @@
-import { fromBase64 } from "../verify/base64.js";
-import { verifyStamp } from "../verify/stamp.js";
-import { type ProofCheck, verifyStampProof } from "../verify/stamp-proof.js";
-import type { StampDocument, VerifyResult } from "../verify/types.js";
+import { fromBase64 } from "../../../core/base64.js";
+import { verifyStamp } from "../../../core/stamp.js";
+import { type ProofCheck, verifyStampProof } from "../../../core/stamp-proof.js";
+import type { StampDocument, VerifyResult } from "../../../core/types.js";
 import type { ProofBundle } from "./bundle.js";
 import { checkLogConsistency } from "./log-consistency.js";
 import { verifyTimestampToken } from "./timestamp-token.js";

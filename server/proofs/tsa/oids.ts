@@ -1,4 +1,4 @@
-import type { HashAlgorithm } from "../../../sdk/src/verify/types.js";
+import type { HashAlgorithm } from "../../../core/types.js";
 
 /** Object identifiers of the digests a time-stamp token can name (NIST CSOR); BLAKE3 has none. */
 export const digestOids: Partial<Record<HashAlgorithm, string>> = {

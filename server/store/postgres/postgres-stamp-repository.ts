@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { jcs } from "../../../sdk/src/verify/jcs.js";
+import { jcs } from "../../../core/jcs.js";
 import type { ContentHash } from "../../hashing/algorithms.js";
 import { stampLeafHash } from "../../proofs/stamp-leaf-hash.js";
 import type {

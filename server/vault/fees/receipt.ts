@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jcs } from "../../../sdk/src/verify/jcs.js";
+import { jcs } from "../../../core/jcs.js";
 import { type Signer, verifyEd25519 } from "../../keys/ed25519.js";
 import { amountPattern } from "./decimal.js";
 

@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
-import type { components } from "../../../gen/openapi/types.js";
+import type { components } from "../gen/openapi/types.js";
 import { quote } from "./quote.js";
 
 type FingerprintDocument = components["schemas"]["FingerprintDocument"];

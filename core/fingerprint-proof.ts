@@ -1,5 +1,5 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import type { components } from "../../../gen/openapi/types.js";
+import type { components } from "../gen/openapi/types.js";
 import { leafHash, merkleRoot, verifyInclusion } from "./merkle.js";
 import { quote } from "./quote.js";
 import {

@@ -1,4 +1,4 @@
-import type { components } from "../../../gen/openapi/types.js";
+import type { components } from "../gen/openapi/types.js";
 
 export type StampDocument = components["schemas"]["StampDocument"];
 export type AnchorState = components["schemas"]["AnchorState"];

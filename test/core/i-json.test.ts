@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DuplicateMemberError, findDuplicateMember, parseIJson } from "../../sdk/src/verify/i-json.js";
+import { DuplicateMemberError, findDuplicateMember, parseIJson } from "../../core/i-json.js";
 
 describe("findDuplicateMember", () => {
   it.each([

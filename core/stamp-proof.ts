@@ -1,6 +1,6 @@
 import { verifyAsync } from "@noble/ed25519";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import type { components } from "../../../gen/openapi/types.js";
+import type { components } from "../gen/openapi/types.js";
 import { type Checkpoint, verifyCheckpoint } from "./checkpoint.js";
 import { leafHash, verifyInclusion } from "./merkle.js";
 import { stampLeafData } from "./stamp-leaf.js";
