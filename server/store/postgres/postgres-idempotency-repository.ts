@@ -6,19 +6,9 @@ import type {
   ReserveOutcome,
   StoredResponse,
 } from "../../idempotency/idempotency-repository.js";
+import { type IdempotencyRow, idempotencyRecordOf, reservationParams } from "../rows/account-rows.js";
+import { postgresEncoding } from "../rows/values.js";
 import { transaction } from "./transaction.js";
-
-interface Row {
-  scope: string;
-  idempotency_key: string;
-  operation: string;
-  fingerprint: string;
-  status: number | null;
-  headers: Record<string, string> | null;
-  body: Buffer | null;
-  locked_until: Date;
-  expires_at: Date;
-}
 
 const where = "scope = $1 AND idempotency_key = $2 AND operation = $3";
 const idValues = (id: IdempotencyId) => [id.scope, id.key, id.operation];
@@ -37,11 +27,11 @@ export class PostgresIdempotencyRepository implements IdempotencyRepository {
       // release it between a conflicting INSERT and the SELECT, and then the INSERT is tried again.
       for (;;) {
         if (await this.insert(client, record)) return { reserved: true };
-        const { rows } = await client.query<Row>(
+        const { rows } = await client.query<IdempotencyRow>(
           `SELECT * FROM idempotency_keys WHERE ${where}`,
           idValues(record),
         );
-        if (rows[0]) return { reserved: false, existing: toRecord(rows[0]) };
+        if (rows[0]) return { reserved: false, existing: idempotencyRecordOf(rows[0]) };
       }
     });
   }
@@ -51,7 +41,7 @@ export class PostgresIdempotencyRepository implements IdempotencyRepository {
     const { rowCount } = await client.query(
       `INSERT INTO idempotency_keys (scope, idempotency_key, operation, fingerprint, locked_until, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-      [...idValues(record), record.fingerprint, record.lockedUntil, record.expiresAt],
+      Object.values(reservationParams(record, postgresEncoding)),
     );
     return rowCount === 1;
   }
@@ -86,19 +76,4 @@ export class PostgresIdempotencyRepository implements IdempotencyRepository {
     );
     return rowCount ?? 0;
   }
-}
-
-function toRecord(row: Row): IdempotencyRecord {
-  return {
-    scope: row.scope,
-    key: row.idempotency_key,
-    operation: row.operation,
-    fingerprint: row.fingerprint,
-    response:
-      row.status === null
-        ? null
-        : { status: row.status, headers: row.headers ?? {}, body: row.body ?? Buffer.alloc(0) },
-    lockedUntil: row.locked_until,
-    expiresAt: row.expires_at,
-  };
 }

@@ -1,13 +1,7 @@
 import type pg from "pg";
 import type { IdentityRepository, StoredIdentity } from "../../identities/identity-repository.js";
-
-interface IdentityRow {
-  id: string;
-  public_key: string;
-  account_id: string;
-  sealed_private_key: Buffer;
-  created_at: Date;
-}
+import { type IdentityRow, identityOf, identityParams } from "../rows/account-rows.js";
+import { postgresEncoding } from "../rows/values.js";
 
 /** Signing identities in PostgreSQL. */
 export class PostgresIdentityRepository implements IdentityRepository {
@@ -18,22 +12,13 @@ export class PostgresIdentityRepository implements IdentityRepository {
     const { rowCount } = await this.pool.query(
       `INSERT INTO identities (id, public_key, account_id, sealed_private_key, created_at)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [identity.id, identity.publicKey, identity.accountId, identity.sealedPrivateKey, identity.createdAt],
+      Object.values(identityParams(identity, postgresEncoding)),
     );
     return rowCount === 1;
   }
 
   async get(id: string): Promise<StoredIdentity | undefined> {
     const { rows } = await this.pool.query<IdentityRow>("SELECT * FROM identities WHERE id = $1", [id]);
-    const row = rows[0];
-    return (
-      row && {
-        id: row.id,
-        publicKey: row.public_key,
-        accountId: row.account_id,
-        sealedPrivateKey: row.sealed_private_key,
-        createdAt: row.created_at,
-      }
-    );
+    return rows[0] && identityOf(rows[0]);
   }
 }

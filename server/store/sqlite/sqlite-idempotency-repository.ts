@@ -6,47 +6,34 @@ import type {
   ReserveOutcome,
   StoredResponse,
 } from "../../idempotency/idempotency-repository.js";
-
-interface Row {
-  scope: string;
-  idempotency_key: string;
-  operation: string;
-  fingerprint: string;
-  status: number | null;
-  headers: string | null;
-  body: Buffer | null;
-  locked_until: string;
-  expires_at: string;
-}
+import { type IdempotencyRow, idempotencyRecordOf, reservationParams } from "../rows/account-rows.js";
+import { sqliteEncoding } from "../rows/values.js";
+import { preparedOnFirstUse } from "./statements.js";
 
 const where = "scope = @scope AND idempotency_key = @key AND operation = @operation";
 
 /** Idempotency-Key records in SQLite; statements are prepared on first use (after migrate()). */
 export class SqliteIdempotencyRepository implements IdempotencyRepository {
-  private statements?: ReturnType<typeof prepare>;
+  private readonly sql: () => ReturnType<typeof prepare>;
 
-  constructor(private readonly db: Database.Database) {}
-
-  private get sql() {
-    this.statements ??= prepare(this.db);
-    return this.statements;
+  constructor(private readonly db: Database.Database) {
+    this.sql = preparedOnFirstUse(db, prepare);
   }
 
   async reserve(record: IdempotencyRecord, now: Date): Promise<ReserveOutcome> {
     return this.db.transaction((): ReserveOutcome => {
-      this.sql.deleteExpired.run({ ...record, now: now.toISOString() });
-      const inserted = this.sql.insert.run({
-        ...record,
-        locked_until: record.lockedUntil.toISOString(),
-        expires_at: record.expiresAt.toISOString(),
-      });
-      if (inserted.changes === 1) return { reserved: true };
-      return { reserved: false, existing: toRecord(this.sql.find.get(record) as Row) };
+      const params = reservationParams(record, sqliteEncoding);
+      this.sql().deleteExpired.run({ ...params, now: sqliteEncoding.date(now) });
+      if (this.sql().insert.run(params).changes === 1) return { reserved: true };
+      return {
+        reserved: false,
+        existing: idempotencyRecordOf(this.sql().find.get(params) as IdempotencyRow),
+      };
     })();
   }
 
   async relock(id: IdempotencyId, previous: Date, lockedUntil: Date): Promise<boolean> {
-    const result = this.sql.relock.run({
+    const result = this.sql().relock.run({
       ...id,
       previous: previous.toISOString(),
       locked_until: lockedUntil.toISOString(),
@@ -55,7 +42,7 @@ export class SqliteIdempotencyRepository implements IdempotencyRepository {
   }
 
   async complete(id: IdempotencyId, response: StoredResponse): Promise<void> {
-    this.sql.complete.run({
+    this.sql().complete.run({
       ...id,
       status: response.status,
       headers: JSON.stringify(response.headers),
@@ -64,11 +51,11 @@ export class SqliteIdempotencyRepository implements IdempotencyRepository {
   }
 
   async release(id: IdempotencyId): Promise<void> {
-    this.sql.release.run(id);
+    this.sql().release.run(id);
   }
 
   async purgeExpired(now: Date, limit: number): Promise<number> {
-    return this.sql.purge.run(now.toISOString(), limit).changes;
+    return this.sql().purge.run(now.toISOString(), limit).changes;
   }
 }
 
@@ -93,20 +80,5 @@ function prepare(db: Database.Database) {
       `DELETE FROM idempotency_keys WHERE rowid IN
          (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)`,
     ),
-  };
-}
-
-function toRecord(row: Row): IdempotencyRecord {
-  return {
-    scope: row.scope,
-    key: row.idempotency_key,
-    operation: row.operation,
-    fingerprint: row.fingerprint,
-    response:
-      row.status === null
-        ? null
-        : { status: row.status, headers: JSON.parse(row.headers ?? "{}"), body: row.body ?? Buffer.alloc(0) },
-    lockedUntil: new Date(row.locked_until),
-    expiresAt: new Date(row.expires_at),
   };
 }

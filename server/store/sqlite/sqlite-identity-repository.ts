@@ -1,48 +1,26 @@
 import type Database from "better-sqlite3";
 import type { IdentityRepository, StoredIdentity } from "../../identities/identity-repository.js";
-
-interface IdentityRow {
-  id: string;
-  public_key: string;
-  account_id: string;
-  sealed_private_key: Buffer;
-  created_at: string;
-}
+import { type IdentityRow, identityOf, identityParams } from "../rows/account-rows.js";
+import { sqliteEncoding } from "../rows/values.js";
+import { preparedOnFirstUse } from "./statements.js";
 
 /** Signing identities in SQLite; statements are prepared on first use (after migrate()). */
 export class SqliteIdentityRepository implements IdentityRepository {
-  private statements?: ReturnType<typeof prepare>;
+  private readonly sql: () => ReturnType<typeof prepare>;
 
-  constructor(private readonly db: Database.Database) {}
-
-  private get sql() {
-    this.statements ??= prepare(this.db);
-    return this.statements;
+  constructor(db: Database.Database) {
+    this.sql = preparedOnFirstUse(db, prepare);
   }
 
   async insert(identity: StoredIdentity): Promise<boolean> {
     // OR IGNORE: a taken id (or public key) inserts nothing, and the caller generates another key.
-    const result = this.sql.insert.run({
-      id: identity.id,
-      public_key: identity.publicKey,
-      account_id: identity.accountId,
-      sealed_private_key: identity.sealedPrivateKey,
-      created_at: identity.createdAt.toISOString(),
-    } satisfies IdentityRow);
+    const result = this.sql().insert.run(identityParams(identity, sqliteEncoding));
     return result.changes === 1;
   }
 
   async get(id: string): Promise<StoredIdentity | undefined> {
-    const row = this.sql.get.get(id) as IdentityRow | undefined;
-    return (
-      row && {
-        id: row.id,
-        publicKey: row.public_key,
-        accountId: row.account_id,
-        sealedPrivateKey: row.sealed_private_key,
-        createdAt: new Date(row.created_at),
-      }
-    );
+    const row = this.sql().get.get(id) as IdentityRow | undefined;
+    return row && identityOf(row);
   }
 }
 
