@@ -5,7 +5,7 @@ import { merkle } from "../fingerprints/merkle.js";
  * The log's RFC 6962 tree in memory, growing by appends. Only complete subtrees are kept (level L
  * holds the hashes of the aligned 2^L-leaf subtrees: about 2n hashes for n leaves), so a proof for
  * any earlier size is still answered exactly: the ragged right edge of that size is recomputed
- * from complete subtrees. The proof recursions themselves are sdk/src/verify/merkle.ts's.
+ * from complete subtrees. The proof recursions themselves are core/merkle.ts's.
  */
 export class LogTree {
   private readonly levels: Uint8Array[][] = [[]];

@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import type { PageScript } from "./layout.js";
 
-const entry = (script: PageScript) => fileURLToPath(new URL(`./client/${script}.ts`, import.meta.url));
+// The page scripts live in browser/, outside server/, because they use the SDK and the server must not.
+const entry = (script: PageScript) => fileURLToPath(new URL(`../../browser/${script}.ts`, import.meta.url));
 
 const bundles = new Map<PageScript, Promise<string>>();
 

@@ -2,7 +2,7 @@ import { VERSION } from "../version.js";
 import { html, type SafeHtml } from "./html.js";
 import { linkTo } from "./links.js";
 
-/** The page scripts this service bundles (server/pages/client/<name>.ts). */
+/** The page scripts this service bundles (browser/<name>.ts). */
 export type PageScript = "verify" | "dashboard" | "explorer";
 
 export interface PageParts {

@@ -29,7 +29,7 @@ export interface StampProof {
 
 /**
  * What is live about a stamp: its anchors' states, whether its batch is sealed and logged (the
- * trust score's evidence, sdk/src/verify/trust.ts) and its proof once its batch is sealed.
+ * trust score's evidence, core/trust.ts) and its proof once its batch is sealed.
  */
 export interface StampEvidence {
   anchors: AnchorState[];

@@ -6,7 +6,7 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, b
 
 /**
  * One service signature for many stamps: an RFC 6962 tree over the leaf hashes of their signed
- * payloads (in the given order), the root signed once (sdk/src/verify/batch-signature.ts), and for
+ * payloads (in the given order), the root signed once (core/batch-signature.ts), and for
  * each stamp its leaf index and audit path. Ed25519 costs about 23 µs a signature here, which alone
  * would cap a core at ~43 000 stamps/s; hashing a leaf and its share of the nodes costs a tenth.
  */

@@ -113,7 +113,7 @@ function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft
     service_public_key: service.publicKey,
     ...facts.annotations,
   };
-  // The signed payload (sdk/src/verify/payload.ts): the document without `signatures`, in JCS form.
+  // The signed payload (core/payload.ts): the document without `signatures`, in JCS form.
   const members = new CanonicalMembers(unsigned);
   return { unsigned, members, payload: encoder.encode(members.text()), author };
 }

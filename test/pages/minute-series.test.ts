@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addToSeries, type MinuteSeries } from "../../server/pages/client/minute-series.js";
+import { addToSeries, type MinuteSeries } from "../../browser/minute-series.js";
 
 const series = (counts: number[]): MinuteSeries => ({ from: "2026-01-01T00:00:00.000Z", counts });
 const at = (minute: number, second = 30) => new Date(Date.UTC(2026, 0, 1, 0, minute, second));

@@ -1,4 +1,4 @@
-import type { HashAlgorithm } from "../../../core/types.js";
+import type { HashAlgorithm } from "../core/types.js";
 import { addCopyButtons } from "./copy-buttons.js";
 import { fileDigest } from "./file-digest.js";
 

@@ -2,7 +2,7 @@ import { blake3 } from "@noble/hashes/blake3.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { sha3_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import type { HashAlgorithm } from "../../../core/types.js";
+import type { HashAlgorithm } from "../core/types.js";
 
 const streamed = { "sha3-256": sha3_256, sha256, blake3 } as const;
 

@@ -1,4 +1,4 @@
-import type { components } from "../../../gen/openapi/types.js";
+import type { components } from "../gen/openapi/types.js";
 
 type LogInfo = components["schemas"]["LogInfo"];
 

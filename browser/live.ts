@@ -1,8 +1,8 @@
 // What the live pages (dashboard, explorer) share: following public channels, the connection line
 // and a throttle for the fetches that events trigger.
 
-import type { ServerMessageOf, ServerMessageType, SubscriptionChannel } from "../../../gen/asyncapi/index.js";
-import { StampdSocket } from "../../../sdk/src/ws/client.js";
+import type { ServerMessageOf, ServerMessageType, SubscriptionChannel } from "../gen/asyncapi/index.js";
+import { StampdSocket } from "../sdk/src/ws/client.js";
 
 const STOPPED = "Not connected: live updates stopped. Reload the page to try again.";
 

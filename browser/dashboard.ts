@@ -1,4 +1,4 @@
-import type { components } from "../../../gen/openapi/types.js";
+import type { components } from "../gen/openapi/types.js";
 import { drawChart } from "./chart.js";
 import { addCopyButtons } from "./copy-buttons.js";
 import { type ListedEvent, listedEvents, showEvent } from "./event-list.js";

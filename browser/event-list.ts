@@ -1,4 +1,4 @@
-import type { ServerMessage } from "../../../gen/asyncapi/index.js";
+import type { ServerMessage } from "../gen/asyncapi/index.js";
 
 /** The public events the dashboard lists, with how each is named. */
 export const listedEvents = {

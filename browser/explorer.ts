@@ -1,6 +1,6 @@
-import type { components } from "../../../gen/openapi/types.js";
-import { caption, neighbours, stateNames, type VaultList, type VaultState } from "../explorer-list.js";
-import { plural, readableTime } from "../format.js";
+import type { components } from "../gen/openapi/types.js";
+import { caption, neighbours, stateNames, type VaultList, type VaultState } from "../server/pages/explorer-list.js";
+import { plural, readableTime } from "../server/pages/format.js";
 import { fetchJson, follow, throttled } from "./live.js";
 
 // The explorer's live part: the page the server rendered (one filtered page of vaults and the
