@@ -46,7 +46,7 @@ export async function createBackup(
   const database = options.keysOnly ? undefined : sqlitePath(config);
   if (!options.keysOnly && database === undefined) {
     throw new Error(
-      "DATABASE_URL is PostgreSQL: back the database up with pg_dump -Fc (README, Operations: backup and restore); " +
+      "DATABASE_URL is PostgreSQL: back the database up with pg_dump -Fc (docs/operations.md, Backup and restore); " +
         "`stampd backup --keys-only <file>` saves the key files",
     );
   }

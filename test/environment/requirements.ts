@@ -5,7 +5,7 @@ import { delimiter, join } from "node:path";
 
 /**
  * What the test suite needs from the machine besides node_modules, and how each is provided on a
- * Debian machine as root (README, "Set up"). Nothing here is skipped: a requirement that cannot be
+ * Debian machine as root (docs/testing.md, "What the tests need"). Nothing here is skipped: a requirement that cannot be
  * provided stops the run with one line naming it and the command that installs it.
  */
 export interface Requirement {

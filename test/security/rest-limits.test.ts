@@ -87,7 +87,7 @@ describe("JSON bodies and pages", () => {
 });
 
 describe("documentation", () => {
-  // Every resource limit, with where its default is published besides the README.
+  // Every resource limit, with where its default is published besides docs/configuration.md.
   const limits = [
     "MAX_UPLOAD_BYTES",
     "MAX_JSON_BYTES",
@@ -112,14 +112,14 @@ describe("documentation", () => {
     "WS_MAX_BUFFERED_BYTES",
   ] as const;
   const defaults = loadConfig({});
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const configuration = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
   const restLimits = String((loadSpec().info as { description: string }).description);
   const proto = readFileSync(new URL("../../specs/proto/svc/v1/stamp.proto", import.meta.url), "utf8");
   const asyncapi = readFileSync(new URL("../../specs/asyncapi.yaml", import.meta.url), "utf8");
 
-  it.each(limits)("README's tables give %s with its default", (name) => {
-    const row = readme.split("\n").find((line) => line.startsWith(`| \`${name}\``));
-    expect(row, `no README row for ${name}`).toBeDefined();
+  it.each(limits)("docs/configuration.md gives %s with its default", (name) => {
+    const row = configuration.split("\n").find((line) => line.startsWith(`| \`${name}\``));
+    expect(row, `no docs/configuration.md row for ${name}`).toBeDefined();
     expect(row!.split("|")[2]).toContain(`\`${defaults[name]}\``);
   });
 
