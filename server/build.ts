@@ -20,7 +20,7 @@ import { grpcLimits } from "./grpc/limits.js";
 import type { GrpcListener } from "./grpc/listener.js";
 import { metricsInterceptor } from "./grpc/metrics-interceptor.js";
 import { createGrpcServer, type GrpcServer } from "./grpc/server.js";
-import { stampService } from "./grpc/stamp-service.js";
+import { grpcStampService } from "./grpc/stamp-service.js";
 import { HealthChecks } from "./health/health-checks.js";
 import { Readiness } from "./health/readiness.js";
 import { Idempotency } from "./idempotency/idempotency.js";
@@ -81,7 +81,7 @@ export interface BuildOptions {
   grpc?: GrpcListener;
 }
 
-export interface Service {
+export interface AssembledService {
   ctx: AppContext;
   /** The REST (and WebSocket) server, not yet listening unless given as `options.http`. */
   http: http.Server;
@@ -106,7 +106,7 @@ export interface Service {
 }
 
 /** Assembles the service from configuration without listening on any port. */
-export async function build(config: Config, options: BuildOptions = {}): Promise<Service> {
+export async function build(config: Config, options: BuildOptions = {}): Promise<AssembledService> {
   const logger = options.logger ?? createLogger(config);
   const readiness = options.readiness ?? new Readiness();
   const metrics = new Metrics({ logger, processMetrics: config.METRICS_ENABLED });
@@ -159,7 +159,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const grpc = createGrpcServer({
     logger,
     readiness,
-    services: [stampService(ctx, stampsVia("grpc"), stamps.search, readiness)],
+    services: [grpcStampService(ctx, stampsVia("grpc"), stamps.search, readiness)],
     interceptors: [authInterceptor(auth)],
     observers: [metricsInterceptor(metrics)],
     limits: grpcLimits(config),

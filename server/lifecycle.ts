@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { Http2Server } from "node:http2";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Service } from "./build.js";
+import type { AssembledService } from "./build.js";
 
 export function listen(server: Server | Http2Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -27,7 +27,7 @@ export interface DrainOptions {
  * what is left and the service's resources.
  */
 export async function shutdownGracefully(
-  service: Service,
+  service: AssembledService,
   graceMs: number,
   drain: DrainOptions = { delayMs: 0 },
 ): Promise<void> {

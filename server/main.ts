@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { trustedProxiesLine } from "./auth/client-address.js";
-import { build, type Service } from "./build.js";
+import { type AssembledService, build } from "./build.js";
 import { type Config, ConfigError, loadConfig, publicBaseUrl } from "./config.js";
 import { grpcLimits } from "./grpc/limits.js";
 import { GrpcListener } from "./grpc/listener.js";
@@ -62,7 +62,7 @@ function portOf(server: Server | Http2Server): number {
 }
 
 /** SIGTERM/SIGINT: graceful shutdown; a second signal skips the drain delay. */
-function handleSignals(config: Config, logger: Logger, service: Service): void {
+function handleSignals(config: Config, logger: Logger, service: AssembledService): void {
   const skipDelay = new AbortController();
   let stopping = false;
   const stop = (signal: string) => {

@@ -2,7 +2,7 @@
 // configured from the environment like server/main.ts, but with rate-limit tiers too high to refuse:
 // the load comes from one address, and the benchmarks measure the limiter's cost, not its refusals.
 import type { AddressInfo } from "node:net";
-import { build, type Service } from "../../server/build.js";
+import { type AssembledService, build } from "../../server/build.js";
 import { loadConfig } from "../../server/config.js";
 import { listen, shutdownGracefully } from "../../server/lifecycle.js";
 import { createLogger } from "../../server/logger.js";
@@ -13,7 +13,7 @@ export interface StampdPorts {
   grpc: number;
 }
 
-export async function startStampd(): Promise<{ service: Service; ports: StampdPorts }> {
+export async function startStampd(): Promise<{ service: AssembledService; ports: StampdPorts }> {
   const config = loadConfig();
   const logger = createLogger(config);
   const unlimited = { perMinute: 1e12, perHour: 1e12, burst: 1e12 };

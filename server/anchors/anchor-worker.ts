@@ -2,7 +2,7 @@ import type { Clock } from "../clock.js";
 import type { EventBus } from "../events/bus.js";
 import type { Logger } from "../logger.js";
 import type { ProofRepository } from "../proofs/proof-repository.js";
-import { type AnchorAdapter, type AnchorOutcome, retryDelay } from "./anchor.js";
+import { type AnchorAdapter, type AnchorOutcome, anchorRetryDelay } from "./anchor.js";
 import type { AnchorRecord, AnchorRepository } from "./anchor-repository.js";
 import { isAnchored } from "./anchored.js";
 
@@ -45,7 +45,7 @@ export class AnchorWorker {
       .catch((err: unknown): AnchorOutcome => {
         // Network trouble, a TSA answering 503: try again later, never fail the anchor for it.
         this.deps.logger.warn({ err, batchId: batch.id, anchor: record.type }, "anchor attempt failed");
-        return { status: "pending", retryInMs: retryDelay(record.attempts + 1) };
+        return { status: "pending", retryInMs: anchorRetryDelay(record.attempts + 1) };
       });
     const next = this.apply(record, outcome);
     const nextAttempt = new Date(

@@ -31,6 +31,6 @@ export interface AnchorAdapter {
 }
 
 /** Backoff between attempts after a transient failure: 5 s doubling to one hour. */
-export function retryDelay(attempts: number): number {
+export function anchorRetryDelay(attempts: number): number {
   return Math.min(5000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }

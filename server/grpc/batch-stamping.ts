@@ -5,14 +5,14 @@ import { BatchProgress } from "../stamps/batch-progress.js";
 import type { HashStampRequest, StampService } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 
-export interface Batch {
+export interface StampingBatch {
   id: string;
   accountId: string | null;
   /** Each item as the domain takes it, or the reason gRPC already refused it. */
   items: Array<HashStampRequest | ServiceError>;
 }
 
-export const newBatchId = (): string => `bat_${ulid()}`;
+export const newStampingBatchId = (): string => `bat_${ulid()}`;
 
 /**
  * Stamps a batch in request order: its valid items are signed together (one service signature over
@@ -27,7 +27,7 @@ export const newBatchId = (): string => `bat_${ulid()}`;
 export async function stampBatch(
   stamps: StampService,
   events: EventBus,
-  batch: Batch,
+  batch: StampingBatch,
 ): Promise<Array<StampView | ServiceError>> {
   const progress = new BatchProgress(events, batch, batch.items.length);
   const requests = batch.items.filter((item): item is HashStampRequest => !(item instanceof ServiceError));

@@ -6,7 +6,7 @@ import { capConnectionsPerClient } from "../ratelimit/connection-cap.js";
 import { withCallerFaultsAsInvalidArgument } from "./caller-faults.js";
 import { closeIdleSessions } from "./idle-sessions.js";
 import type { GrpcLimits } from "./limits.js";
-import { startupResponder } from "./startup.js";
+import { grpcStartupResponder } from "./startup.js";
 import { withPlainStatusMessages } from "./status-message.js";
 
 type Handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void;
@@ -28,7 +28,7 @@ export class GrpcListener {
   ) {
     // Every call in flight listens on it (Connect links each call's signal to it): no leak past 10.
     setMaxListeners(0, this.stopping.signal);
-    this.handler = startupResponder(readiness, {
+    this.handler = grpcStartupResponder(readiness, {
       shutdownSignal: this.shutdownSignal,
       readMaxBytes: limits.maxMessageBytes,
     });

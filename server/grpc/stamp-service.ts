@@ -34,7 +34,7 @@ import { BatchProgress } from "../stamps/batch-progress.js";
 import type { StampSearch } from "../stamps/stamp-search.js";
 import type { StampService as Stamps } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
-import { type Batch, newBatchId, stampBatch } from "./batch-stamping.js";
+import { newStampingBatchId, type StampingBatch, stampBatch } from "./batch-stamping.js";
 import { CallLimits } from "./call-limits.js";
 import { parseContentHash } from "./content-hash.js";
 import { principalOf } from "./context-keys.js";
@@ -105,11 +105,11 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     if (req.items.length > maxBatchItems) {
       throw invalid(`items: at most ${maxBatchItems} per BatchStamp, got ${req.items.length}`);
     }
-    const batchId = requireBatchId(ctx.requestHeader.get("x-batch-id") ?? newBatchId());
+    const batchId = requireBatchId(ctx.requestHeader.get("x-batch-id") ?? newStampingBatchId());
     const principal = principalOf(ctx);
     await this.deps.limits.charge(principal, "stamp", Math.max(1, req.items.length));
     ctx.responseHeader.set("x-batch-id", batchId);
-    const batch: Batch = {
+    const batch: StampingBatch = {
       id: batchId,
       accountId: principal.accountId,
       items: req.items.map((item) => refusalOr(() => toHashStampRequest(item, principal.accountId))),
@@ -188,7 +188,7 @@ export function stampHealthCheck(readiness: Readiness, req: HealthCheckRequest):
 }
 
 /** svc.v1.StampService over the application's stamps domain, limiter and event bus. */
-export function stampService(ctx: AppContext, stamps: Stamps, search: StampSearch, readiness: Readiness) {
+export function grpcStampService(ctx: AppContext, stamps: Stamps, search: StampSearch, readiness: Readiness) {
   const handlers = new StampHandlers({
     stamps,
     search,

@@ -34,7 +34,7 @@ export interface StartupOptions {
  * the shared Readiness, so they say NOT_SERVING exactly while GET /ready says `starting`; every
  * other call of StampService and reflection is UNAVAILABLE. `GrpcListener.handOver` replaces it.
  */
-export function startupResponder(readiness: Readiness, options: StartupOptions) {
+export function grpcStartupResponder(readiness: Readiness, options: StartupOptions) {
   return connectNodeAdapter({
     routes(router) {
       healthRoutes(readiness)(router);

@@ -4,13 +4,13 @@ import type { StampStatus, StoredStamp } from "../stamps/stamp-repository.js";
 import { quoted } from "./quoted.js";
 
 /** What a WatchStamps filter looks at. */
-export interface StampFacts {
+export interface WatchedStampFacts {
   status: StampStatus;
   algorithm: HashAlgorithm;
   metadata: Record<string, string>;
 }
 
-export type WatchFilter = (stamp: StampFacts) => boolean;
+export type WatchFilter = (stamp: WatchedStampFacts) => boolean;
 
 const statuses: readonly string[] = ["pending", "confirmed", "anchored"];
 
@@ -46,7 +46,7 @@ function parseTerm(term: string): WatchFilter {
 }
 
 /** The facts of a stored stamp, as they are now. */
-export function factsOf(stamp: StoredStamp): StampFacts {
+export function factsOf(stamp: StoredStamp): WatchedStampFacts {
   const { document } = stamp;
   return { status: stamp.status, algorithm: document.document.algorithm, metadata: document.metadata ?? {} };
 }

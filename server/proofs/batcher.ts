@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import type { EventBus } from "../events/bus.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { ProofRepository, SealedBatch } from "./proof-repository.js";
-import { newBatchId, sealStamps } from "./seal.js";
+import { newMerkleBatchId, sealStamps } from "./seal.js";
 
 export interface BatcherDeps {
   proofs: ProofRepository;
@@ -35,7 +35,7 @@ export class Batcher {
   private async sealOne(): Promise<SealedBatch | null> {
     const { proofs, signer, clock, maxStamps } = this.deps;
     const now = clock.now();
-    const id = newBatchId(now);
+    const id = newMerkleBatchId(now);
     const batch = await proofs.sealBatch(id, maxStamps, (claimed) => sealStamps(id, claimed, signer, now));
     if (batch) this.announce(batch);
     return batch;

@@ -4,7 +4,7 @@ import {
   subscriptionChannels,
 } from "../../gen/asyncapi/index.js";
 import type { AnyDomainEvent, EventScope } from "../events/bus.js";
-import { WsRequestError } from "./ws-error.js";
+import { WsErrorReply } from "./ws-error.js";
 
 type FilterKey = keyof SubscriptionFilters;
 
@@ -37,14 +37,14 @@ export function filterTarget(channel: SubscriptionChannel, filters: Subscription
   const given = Object.keys(filters) as FilterKey[];
   const unexpected = given.filter((k) => k !== key);
   if (unexpected.length > 0) {
-    throw new WsRequestError("invalid_filter", `${channel} takes ${key ? `only ${key}` : "no filters"}`, [
+    throw new WsErrorReply("invalid_filter", `${channel} takes ${key ? `only ${key}` : "no filters"}`, [
       { path: `/data/filters/${unexpected[0]}`, message: "not a filter of this channel" },
     ]);
   }
   if (key === null) return null;
   const id = filters[key];
   if (id === undefined) {
-    throw new WsRequestError("invalid_filter", `${channel} needs the filter ${key}`, [
+    throw new WsErrorReply("invalid_filter", `${channel} needs the filter ${key}`, [
       { path: "/data/filters", message: `must have required property '${key}'` },
     ]);
   }

@@ -6,13 +6,13 @@ import {
   type ErrorCode,
   type ValidationIssue,
 } from "../../gen/asyncapi/index.js";
-import { DuplicateMemberError, parseIJson } from "../../core/i-json.js";
+import { DuplicateMemberError, parseIJson } from "../../sdk/src/verify/i-json.js";
 import { nestedDeeperThan } from "../json-depth.js";
-import { WsRequestError } from "./ws-error.js";
+import { WsErrorReply } from "./ws-error.js";
 
 export type ParsedFrame =
   | { ok: true; message: ClientMessage }
-  | { ok: false; id: string | undefined; error: WsRequestError };
+  | { ok: false; id: string | undefined; error: WsErrorReply };
 
 /**
  * Deepest nesting of objects and arrays a message may have (specs/asyncapi.yaml, Envelope): a
@@ -70,7 +70,7 @@ function failure(
   message: string,
   errors?: ValidationIssue[],
 ): ParsedFrame {
-  return { ok: false, id, error: new WsRequestError(code, message, errors) };
+  return { ok: false, id, error: new WsErrorReply(code, message, errors) };
 }
 
 function validId(id: unknown): string | undefined {

@@ -5,7 +5,7 @@ import { serverFrame } from "./frames.js";
 import { parseFrame } from "./parse.js";
 import type { StampRequests } from "./stamp-requests.js";
 import type { Subscriptions } from "./subscriptions.js";
-import { toWsError, WsRequestError } from "./ws-error.js";
+import { toWsError, WsErrorReply } from "./ws-error.js";
 
 /** Turns one text frame into its one reply; never throws. */
 export type RequestHandler = (conn: WsConnection, text: string) => Promise<Reply>;
@@ -53,7 +53,7 @@ export function createRequestHandler(
     } catch (err) {
       const known = toWsError(err);
       if (!known) ctx.logger.error({ err, type: parsed.message.type }, "WebSocket request failed");
-      const error = known ?? new WsRequestError("internal", "internal error; the request may be retried");
+      const error = known ?? new WsErrorReply("internal", "internal error; the request may be retried");
       return { frame: serverFrame("error", error.toData(), now(), parsed.message.id) };
     }
   };

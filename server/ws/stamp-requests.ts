@@ -7,11 +7,10 @@ import type {
 import type { Principal } from "../auth/principal.js";
 import { formatContentHash, parseContentHash } from "../hashing/algorithms.js";
 import type { RateLimiter } from "../ratelimit/limiter.js";
-import { refusalMessage } from "../ratelimit/rate-limited.js";
 import { metadataAsText } from "../stamps/annotations.js";
 import type { StoredStamp } from "../stamps/stamp-repository.js";
 import type { StampService } from "../stamps/stamp-service.js";
-import { WsRequestError } from "./ws-error.js";
+import { WsErrorReply } from "./ws-error.js";
 
 /**
  * The `stamp` and `verify` messages: the stamps domain, charged to the connection's rate-limit
@@ -54,9 +53,9 @@ export class StampRequests {
   }
 
   private async charge(principal: Principal, path: string): Promise<void> {
-    const decision = await this.limiter?.meter(principal, { path });
+    const decision = await this.limiter?.consume(principal, path);
     if (decision && !decision.allowed) {
-      throw new WsRequestError("rate_limited", refusalMessage(decision), undefined, decision.resetSeconds);
+      throw new WsErrorReply("rate_limited", "rate limit exceeded", undefined, decision.resetSeconds);
     }
   }
 }

@@ -7,7 +7,7 @@ import type {
 import { filterTarget, indexKey, needsAccount } from "./channels.js";
 import type { WsConnection } from "./connection.js";
 import type { SubscriptionIndex } from "./subscription-index.js";
-import { WsRequestError } from "./ws-error.js";
+import { WsErrorReply } from "./ws-error.js";
 
 /** subscribe and unsubscribe: a connection's own list of subscriptions, mirrored in the fan-out index. */
 export class Subscriptions {
@@ -21,12 +21,12 @@ export class Subscriptions {
     const target = filterTarget(channel, filters);
     const { accountId } = conn.principal;
     if (needsAccount(channel) && accountId === null) {
-      throw new WsRequestError("unauthenticated", `${channel} needs an authenticated connection`);
+      throw new WsErrorReply("unauthenticated", `${channel} needs an authenticated connection`);
     }
     const key = target === null ? channel : `${channel}:${target}`;
     if (conn.subscriptions.has(key)) return { channel, filters };
     if (conn.subscriptions.size >= this.maxPerConnection) {
-      throw new WsRequestError(
+      throw new WsErrorReply(
         "too_many_subscriptions",
         `a connection may hold at most ${this.maxPerConnection} subscriptions`,
       );

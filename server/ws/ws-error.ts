@@ -2,8 +2,8 @@ import type { ErrorCode, ErrorData, ValidationIssue } from "../../gen/asyncapi/i
 import { ServiceError } from "../errors.js";
 
 /** A request that gets an `error` reply; the connection stays open. */
-export class WsRequestError extends Error {
-  override readonly name = "WsRequestError";
+export class WsErrorReply extends Error {
+  override readonly name = "WsErrorReply";
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -35,11 +35,11 @@ const codeOf: Partial<Record<ServiceError["code"], ErrorCode>> = {
  * The `error` data for anything a request handler threw, or undefined when it is unexpected
  * (the caller logs it and answers `internal`, keeping internals out of the reply).
  */
-export function toWsError(err: unknown): WsRequestError | undefined {
-  if (err instanceof WsRequestError) return err;
+export function toWsError(err: unknown): WsErrorReply | undefined {
+  if (err instanceof WsErrorReply) return err;
   if (!(err instanceof ServiceError)) return undefined;
   const code = codeOf[err.code];
   if (!code) return undefined;
   const errors = err.fieldErrors?.map(({ path, message }) => ({ path, message }));
-  return new WsRequestError(code, err.message, errors);
+  return new WsErrorReply(code, err.message, errors);
 }

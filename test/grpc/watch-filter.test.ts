@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../../server/errors.js";
-import { parseWatchFilter, type StampFacts } from "../../server/grpc/watch-filter.js";
+import { parseWatchFilter, type WatchedStampFacts } from "../../server/grpc/watch-filter.js";
 
-const stamp: StampFacts = {
+const stamp: WatchedStampFacts = {
   status: "confirmed",
   algorithm: "sha256",
   metadata: { project: "alpha", "team=x": "a=b", constructor: "c" },

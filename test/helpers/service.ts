@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BuildOptions, build, type Service } from "../../server/build.js";
+import { type AssembledService, type BuildOptions, build } from "../../server/build.js";
 import { type Config, loadConfig } from "../../server/config.js";
 import { listen, shutdownGracefully } from "../../server/lifecycle.js";
 
 export interface RunningService {
-  service: Service;
+  service: AssembledService;
   baseUrl: string;
   /** http://127.0.0.1:<port> of the gRPC listener (HTTP/2 cleartext). */
   grpcUrl: string;
