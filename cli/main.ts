@@ -82,6 +82,10 @@ const groups: { commands: Record<string, string>; load: () => Promise<Register> 
     },
     load: async () => (await import("./commands/verify.js")).registerVerify,
   },
+  {
+    commands: { conformance: "check any deployment against the contract (docs/conformance.md)" },
+    load: async () => (await import("./commands/conformance.js")).registerConformance,
+  },
 ];
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {

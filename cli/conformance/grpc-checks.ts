@@ -1,0 +1,163 @@
+import { createHash, randomBytes } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { StampdGrpc } from "../../sdk/src/grpc/client.js";
+import { GrpcServingStatus, GrpcStampStatus } from "../../sdk/src/index.js";
+import { type Check, CheckFailed, expectThat, NotRun } from "./check.js";
+import type { Ctx } from "./rest-cases.js";
+import { sleep } from "./traffic.js";
+
+/** Seconds a streaming check waits for what it expects. */
+const STREAM_SECONDS = 10;
+
+const hash = () => `sha256:${createHash("sha256").update(randomBytes(32)).digest("hex")}`;
+const codeName = (code: Code) => Code[code] ?? String(code);
+
+/** Throttled calls the kit waits out before it takes the answer as given. */
+const MAX_THROTTLED = 3;
+const MAX_WAIT_MS = 60_000;
+
+/** Runs `call`, waiting out RESOURCE_EXHAUSTED by its `grpc-retry-pushback-ms` (as REST waits out Retry-After). */
+async function patiently<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      const pushback = Number(ConnectError.from(err).metadata.get("grpc-retry-pushback-ms"));
+      const throttled = ConnectError.from(err).code === Code.ResourceExhausted && pushback > 0;
+      if (!throttled || attempt >= MAX_THROTTLED) throw err;
+      await sleep(Math.min(pushback, MAX_WAIT_MS));
+    }
+  }
+}
+
+/** Awaits a call that must fail with `code`. */
+async function expectCode(call: () => Promise<unknown>, code: Code, request: string): Promise<void> {
+  try {
+    await patiently(call);
+  } catch (err) {
+    const got = ConnectError.from(err);
+    if (got.code === code) return;
+    throw new CheckFailed(codeName(code), `${codeName(got.code)}: ${got.rawMessage}`, request);
+  }
+  throw new CheckFailed(codeName(code), "OK", request);
+}
+
+/** The svc.v1 StampService checks; `url` undefined: not run (needs --grpc-url). */
+export function grpcChecks(ctx: Ctx, url: string | undefined, keys: { owner: string }): Check[] {
+  const owner = url ? new StampdGrpc({ baseUrl: url, apiKey: keys.owner }) : undefined;
+  // A key in the right format that no server issued: refused, never taken as anonymous.
+  const unknownKey = url ? new StampdGrpc({ baseUrl: url, apiKey: `svc_test_${"A".repeat(43)}` }) : undefined;
+  const check = (name: string, writes: boolean, run: () => Promise<void>): Check => ({
+    area: "grpc",
+    name,
+    run: async () => {
+      if (!url) throw new NotRun("needs --grpc-url");
+      if (writes && !ctx.write) throw new NotRun("creates stamps: needs --write");
+      await run();
+    },
+  });
+  const tag = () => ({ conformance: ctx.runId });
+  return [
+    check("HealthCheck answers SERVING", false, async () => {
+      const { status } = await owner!.healthCheck();
+      expectThat(
+        status === GrpcServingStatus.SERVING,
+        "SERVING",
+        () => GrpcServingStatus[status] ?? String(status),
+      );
+    }),
+    check("GetStamp of an unknown stamp answers NOT_FOUND", false, () =>
+      expectCode(() => owner!.getStamp("stp_00000000000000000000000000"), Code.NotFound, "GetStamp stp_000…"),
+    ),
+    check("SearchStamps of an unknown hash answers an empty page", false, async () => {
+      const { stamps } = await owner!.raw.searchStamps({ contentHash: hash() });
+      expectThat(stamps.length === 0, "no stamps", () => `${stamps.length} stamps`);
+    }),
+    check("GetStamp with an unknown key answers UNAUTHENTICATED", false, () =>
+      expectCode(
+        () => unknownKey!.getStamp("stp_00000000000000000000000000"),
+        Code.Unauthenticated,
+        "GetStamp stp_000… (unknown key)",
+      ),
+    ),
+    check("CreateStamp of a malformed hash answers INVALID_ARGUMENT", true, () =>
+      expectCode(
+        () => owner!.createStamp({ contentHash: "sha256:nope", metadata: tag() }),
+        Code.InvalidArgument,
+        "CreateStamp sha256:nope",
+      ),
+    ),
+    check("CreateStamp, GetStamp and Verify agree on a new stamp", true, async () => {
+      const contentHash = hash();
+      const { stamp } = await owner!.createStamp({
+        contentHash,
+        description: `conformance ${ctx.runId}`,
+        metadata: tag(),
+      });
+      expectThat(
+        stamp?.id.startsWith("stp_") === true &&
+          stamp.status === GrpcStampStatus.PENDING &&
+          stamp.metadata.conformance === ctx.runId,
+        "a PENDING stamp stp_… carrying the run's metadata",
+        () => JSON.stringify({ id: stamp?.id, status: stamp?.status, metadata: stamp?.metadata }),
+      );
+      const got = (await owner!.getStamp(stamp!.id)).stamp;
+      expectThat(got?.contentHash === contentHash, `GetStamp content_hash ${contentHash}`, () =>
+        String(got?.contentHash),
+      );
+      const { verified } = await owner!.verify({ stampId: stamp!.id, contentHash });
+      expectThat(verified, "Verify: verified", () => "not verified");
+    }),
+    check("BatchStamp stamps every item", true, async () => {
+      const answer = await owner!.batchStamp([
+        { contentHash: hash(), metadata: tag() },
+        { contentHash: hash(), metadata: tag() },
+      ]);
+      expectThat(
+        answer.successCount === 2 && answer.stamps.length === 2,
+        "success_count 2, 2 stamps",
+        () => `success_count ${answer.successCount}, ${answer.stamps.length} stamps`,
+      );
+    }),
+    check("StreamStamps answers each request in order", true, async () => {
+      const sent = [hash(), hash()];
+      const got: string[] = [];
+      for await (const { stamp } of owner!.stream(
+        sent.map((contentHash) => ({ contentHash, metadata: tag() })),
+      ))
+        got.push(stamp?.contentHash ?? "");
+      expectThat(JSON.stringify(got) === JSON.stringify(sent), sent.join(", "), () => got.join(", "));
+    }),
+    check("WatchStamps delivers a stamp created while watching", true, async () => {
+      const signal = AbortSignal.timeout(STREAM_SECONDS * 1000);
+      const created = new Set<string>();
+      let found = false;
+      let stop = false;
+      // When the watch starts to deliver is the server's affair: stamp once a second until one shows.
+      const stamping = (async () => {
+        while (!stop && !signal.aborted) {
+          const contentHash = hash();
+          created.add(contentHash);
+          await owner!.createStamp({ contentHash, metadata: tag() });
+          await sleep(1000);
+        }
+      })();
+      try {
+        for await (const stamp of owner!.watch("", { signal })) {
+          found = created.has(stamp.contentHash);
+          if (found) break;
+        }
+      } catch (err) {
+        if (!signal.aborted) throw err;
+      } finally {
+        stop = true;
+        await stamping;
+      }
+      expectThat(
+        found,
+        `one of ${created.size} new stamps within ${STREAM_SECONDS} s`,
+        () => "none delivered",
+      );
+    }),
+  ];
+}
