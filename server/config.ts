@@ -21,8 +21,9 @@ const list = z.string().transform((v) =>
 );
 
 /**
- * Every setting the server reads from the environment, with its default. The README's configuration
- * table mirrors this schema; `loadConfig` rejects a bad value with one line naming the variable.
+ * Every setting the server reads from the environment, with its default. docs/configuration.md
+ * mirrors this schema (test/unit/configuration-doc.test.ts holds it to that); `loadConfig` rejects a
+ * bad value with one line naming the variable.
  */
 export const configSchema = z
   .object({

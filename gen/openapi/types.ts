@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description The service's metrics in the Prometheus text exposition format (0.0.4): REST requests by route template, method and status with latency histograms; gRPC calls by method and code; WebSocket connections and messages; stamps created by transport; batches sealed and batch latency; anchors pending and settled by type; vaults by state, heartbeats and expiries; rate-limit decisions by tier and outcome and the limiter's statistics; store call latency by repository and method; Node's process metrics. Every stampd series starts with `stampd_`; the README lists them. Needs no key; exempt from rate limiting. 404 when `METRICS_ENABLED` is false, or when `METRICS_PORT` serves the metrics on a listener of their own instead.
+         * @description The service's metrics in the Prometheus text exposition format (0.0.4): REST requests by route template, method and status with latency histograms; gRPC calls by method and code; WebSocket connections and messages; stamps created by transport; batches sealed and batch latency; anchors pending and settled by type; vaults by state, heartbeats and expiries; rate-limit decisions by tier and outcome and the limiter's statistics; store call latency by repository and method; Node's process metrics. Every stampd series starts with `stampd_`; docs/operations.md lists them. Needs no key; exempt from rate limiting. 404 when `METRICS_ENABLED` is false, or when `METRICS_PORT` serves the metrics on a listener of their own instead.
          */
         get: operations["getMetrics"];
         put?: never;
