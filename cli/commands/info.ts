@@ -20,6 +20,8 @@ interface BundleInfo {
   log: { origin: string; index: number; tree_size: number; verifier_key: string | null } | null;
   consistency: { first: number; second: number } | null;
   timestamp: { gen_time: string; serial: string } | null;
+  /** The outside TSA's token of the `rfc3161` anchor (over the batch root), when the proof holds it. */
+  anchor_token: { gen_time: string; serial: string } | null;
 }
 
 export function registerInfo(program: Command): void {
@@ -71,10 +73,16 @@ function describeBundle(bundle: ProofBundle): BundleInfo {
       ? { first: bundle.log.consistency.first, second: bundle.log.consistency.second }
       : null,
     timestamp: bundle.timestamp ? tokenInfo(bundle.timestamp.token) : null,
+    anchor_token: anchorToken(proof),
   };
 }
 
-function tokenInfo(base64: string): BundleInfo["timestamp"] {
+function anchorToken(proof: ProofBundle["proof"]): BundleInfo["anchor_token"] {
+  const evidence = proof?.anchors.find((a) => a.type === "rfc3161" && a.status === "confirmed")?.evidence;
+  return evidence ? tokenInfo(evidence) : null;
+}
+
+function tokenInfo(base64: string): { gen_time: string; serial: string } {
   try {
     const { genTime, serial } = readTimestampToken(fromBase64(base64));
     return { gen_time: genTime.toISOString(), serial };
@@ -108,5 +116,10 @@ function humanInfo(info: BundleInfo): string {
     `  log key      ${info.log?.verifier_key ?? "absent"}`,
     `  consistency  ${info.consistency ? `checkpoint ${info.consistency.first} -> ${info.consistency.second}` : "none (no earlier checkpoint held)"}`,
     `  timestamp    ${info.timestamp ? `RFC 3161 token, time ${info.timestamp.gen_time}, serial ${info.timestamp.serial}` : absent}`,
+    ...(info.anchors.some((a) => a.type === "rfc3161")
+      ? [
+          `  rfc3161      ${info.anchor_token ? `token of the outside TSA over the batch root, time ${info.anchor_token.gen_time}, serial ${info.anchor_token.serial}` : "no token held (run `stampd upgrade` once the anchor confirmed)"}`,
+        ]
+      : []),
   ].join("\n");
 }

@@ -61,6 +61,8 @@ function changes(before: ProofBundle, after: ProofBundle): string[] {
   if (was !== undefined && now !== undefined && now > was)
     found.push(`checkpoint ${was} -> ${now} (consistency proven)`);
   if (!before.timestamp && after.timestamp) found.push("RFC 3161 token added");
+  const anchorToken = (b: ProofBundle) => b.proof?.anchors.some((a) => a.type === "rfc3161" && a.evidence);
+  if (!anchorToken(before) && anchorToken(after)) found.push("rfc3161 anchor token added");
   for (const anchor of after.stamp.anchors) {
     const old = before.stamp.anchors.find((a) => a.type === anchor.type);
     if (old?.status !== anchor.status)

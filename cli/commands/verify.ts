@@ -15,6 +15,7 @@ interface VerifyOptions extends RemoteFlags {
   trust?: string[];
   logKey?: string[];
   tsaCa?: string;
+  anchorTsaCa?: string;
 }
 
 export function registerVerify(program: Command): void {
@@ -35,6 +36,10 @@ export function registerVerify(program: Command): void {
     .option(
       "--tsa-ca <pem-file>",
       "CA certificate the RFC 3161 TSA must chain to; default: the one the bundle holds",
+    )
+    .option(
+      "--anchor-tsa-ca <pem-file>",
+      "CA certificate the outside TSA of the rfc3161 anchor must chain to; default: its issuer is not checked",
     );
   withRemoteOptions(command).action(
     async (path: string, documentPath: string | undefined, opts: VerifyOptions) => {
@@ -102,12 +107,14 @@ async function verifyBundle(
   document: Blob | undefined,
   opts: VerifyOptions,
 ): Promise<void> {
-  const trustedTsaCaPem = opts.tsaCa ? (await readInput(opts.tsaCa)).toString("utf8") : undefined;
+  const pem = async (file: string | undefined) =>
+    file ? (await readInput(file)).toString("utf8") : undefined;
   const check = await verifyProofBundle(bundle, {
     document,
     trustedServiceKeys: opts.trust,
     trustedLogKeys: opts.logKey,
-    trustedTsaCaPem,
+    trustedTsaCaPem: await pem(opts.tsaCa),
+    trustedAnchorTsaCaPem: await pem(opts.anchorTsaCa),
   });
   console.log(opts.json ? JSON.stringify(check, null, 2) : bundleSummary(bundle, check));
   process.exitCode = check.valid ? 0 : 1;

@@ -1,5 +1,40 @@
 // The public surface of @stampd/sdk. Everything a user imports comes from here.
 
+export {
+  type Checkpoint,
+  CheckpointError,
+  checkpointText,
+  parseCheckpoint,
+  verifierKey,
+  verifyCheckpoint,
+} from "../../core/checkpoint.js";
+// Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
+export { type FingerprintProofResult, verifyFingerprintProof } from "../../core/fingerprint-proof.js";
+export { type DuplicateMember, DuplicateMemberError, parseIJson } from "../../core/i-json.js";
+export {
+  consistencyProof,
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  nodeHash,
+  verifyConsistency,
+  verifyInclusion,
+} from "../../core/merkle.js";
+export { type VerifyStampOptions, verifyStamp } from "../../core/stamp.js";
+export { stampLeafData } from "../../core/stamp-leaf.js";
+export {
+  type ProofCheck,
+  type StampProof,
+  type VerifyProofOptions,
+  verifyStampProof,
+} from "../../core/stamp-proof.js";
+export {
+  TRUST_RULE,
+  type TrustEvidence,
+  type TrustItem,
+  trustItems,
+  trustScore,
+} from "../../core/trust.js";
 export type { components, operations, paths } from "../../gen/openapi/types.js";
 export {
   type BatchStampResponse as GrpcBatchStampResponse,
@@ -35,6 +70,7 @@ export {
   readTimestampToken,
   TimestampTokenError,
   type VerifiedTimestamp,
+  verifyTimestampSignature,
   verifyTimestampToken,
 } from "./bundle/timestamp-token.js";
 export {
@@ -103,41 +139,6 @@ export {
 export type { CreateStampParams, StampSearchQuery } from "./resources/stamps.js";
 export type { VaultListQuery } from "./resources/vault.js";
 export type { VerifyDocumentParams, VerifyStampParams } from "./resources/verify.js";
-export {
-  type Checkpoint,
-  CheckpointError,
-  checkpointText,
-  parseCheckpoint,
-  verifierKey,
-  verifyCheckpoint,
-} from "../../core/checkpoint.js";
-// Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
-export { type FingerprintProofResult, verifyFingerprintProof } from "../../core/fingerprint-proof.js";
-export { type DuplicateMember, DuplicateMemberError, parseIJson } from "../../core/i-json.js";
-export {
-  consistencyProof,
-  inclusionProof,
-  leafHash,
-  merkleRoot,
-  nodeHash,
-  verifyConsistency,
-  verifyInclusion,
-} from "../../core/merkle.js";
-export { type VerifyStampOptions, verifyStamp } from "../../core/stamp.js";
-export { stampLeafData } from "../../core/stamp-leaf.js";
-export {
-  type ProofCheck,
-  type StampProof,
-  type VerifyProofOptions,
-  verifyStampProof,
-} from "../../core/stamp-proof.js";
-export {
-  TRUST_RULE,
-  type TrustEvidence,
-  type TrustItem,
-  trustItems,
-  trustScore,
-} from "../../core/trust.js";
 // WebSocket (by the WebSocket engineer); `client.ws()` opens one with the client's settings.
 export {
   type CloseInfo,

@@ -4,6 +4,7 @@ import { ConflictError, UnprocessableEntityError } from "../core/errors.js";
 import type { RequestOptions } from "../core/request.js";
 import { toBase64 } from "../../../core/base64.js";
 import { verifyStampProof } from "../../../core/stamp-proof.js";
+import { verifyRfc3161Anchor } from "./anchor-token.js";
 import { PROOF_BUNDLE_FORMAT, type ProofBundle, ProofBundleError } from "./bundle.js";
 import { checkLogConsistency } from "./log-consistency.js";
 
@@ -17,12 +18,14 @@ export interface FetchBundleOptions extends RequestOptions {
 }
 
 /**
- * Gathers a proof bundle for a stamp: the stamp, its proof, the log's verifier key, the stamp as
- * an RFC 3161 token of the service's TSA and the TSA's CA (parts not yet available are null).
+ * Gathers a proof bundle for a stamp: the stamp, its proof (with the outside TSA's token of a
+ * confirmed `rfc3161` anchor), the log's verifier key, the stamp as an RFC 3161 token of the
+ * service's TSA and the TSA's CA (parts not yet available are null).
  *
  * Given the `previous` bundle it is an upgrade, which never weakens what the file held: the stamp
- * document must be the same one; a new proof must verify (leaf, audit path, batch signature and
- * log inclusion under the key the previous bundle held); a larger checkpoint replaces the held one
+ * document must be the same one; a new proof must verify (leaf, audit path, batch signature, log
+ * inclusion under the key the previous bundle held, and the signature of an anchor token over the
+ * batch root); a larger checkpoint replaces the held one
  * only with a consistency proof that verifies between them, kept in `log.consistency`. A part the
  * service no longer gives (a proof it lost) keeps its previous value. Throws `ProofBundleError`
  * when the service's answers contradict the bundle.
@@ -69,6 +72,12 @@ async function checkNewProof(
   });
   if (!check.valid)
     throw new ProofBundleError(`the service's proof does not verify: ${check.failures.join("; ")}`);
+  const anchor = proof.anchors.find((a) => a.type === "rfc3161");
+  if (anchor?.status !== "confirmed" || anchor.evidence === undefined) return;
+  // The outside TSA's CA is not known here: its token's issuer is the verifier's to check.
+  await verifyRfc3161Anchor(proof).catch((err: Error) => {
+    throw new ProofBundleError(`the service's rfc3161 anchor token does not verify: ${err.message}`);
+  });
 }
 
 /**

@@ -40,7 +40,8 @@ const TIME_STAMPING = "1.3.6.1.5.5.7.3.8";
  * `algorithm`; the CMS `messageDigest` attribute is the hash of the TSTInfo and the signature over
  * the signed attributes verifies with a certificate the token carries; that certificate is a
  * time-stamping certificate (extendedKeyUsage `timeStamping`), valid at `genTime` and issued by a
- * certificate of `caPem`. Throws `TimestampTokenError` naming the first check that fails.
+ * certificate of `caPem`. A bare `TimeStampToken` (what `openssl ts -verify -token_in` reads) is
+ * taken too. Throws `TimestampTokenError` naming the first check that fails.
  * Portable: pkijs over WebCrypto, no node: imports.
  *
  * @example
@@ -53,18 +54,46 @@ export async function verifyTimestampToken(
   hex: string,
   caPem: string,
 ): Promise<VerifiedTimestamp> {
-  const { signed, info } = parseToken(response);
+  const cas = parsePem(caPem);
+  if (cas.length === 0) throw new TimestampTokenError("no CA certificate to check the TSA against");
+  return checkToken(response, algorithm, hex, cas);
+}
+
+/**
+ * The checks of `verifyTimestampToken` but the last: the token time-stamps `hex` under
+ * `algorithm` and its CMS signature verifies with the time-stamping certificate it carries (valid
+ * at `genTime`), whose issuer is not checked. For a token of a TSA whose CA the verifier does not
+ * hold: it proves the token unchanged since that certificate signed it, not who the signer is
+ * (see `signer`). Takes a `TimeStampResp` or a bare `TimeStampToken`.
+ *
+ * @example
+ * const anchor = proof.anchors.find((a) => a.type === "rfc3161");
+ * const { genTime, signer } = await verifyTimestampSignature(fromBase64(anchor.evidence), "sha256", proof.batch.root);
+ */
+export async function verifyTimestampSignature(
+  token: Uint8Array,
+  algorithm: HashAlgorithm,
+  hex: string,
+): Promise<VerifiedTimestamp> {
+  return checkToken(token, algorithm, hex, undefined);
+}
+
+async function checkToken(
+  der: Uint8Array,
+  algorithm: HashAlgorithm,
+  hex: string,
+  cas: pkijs.Certificate[] | undefined,
+): Promise<VerifiedTimestamp> {
+  const { signed, info } = parseToken(der);
   const oid = imprintOids[algorithm];
   if (!oid) throw new TimestampTokenError(`${algorithm} has no RFC 3161 object identifier`);
   const imprint = info.messageImprint;
   if (imprint.hashAlgorithm.algorithmId !== oid || hexOf(imprint.hashedMessage) !== hex.toLowerCase()) {
     throw new TimestampTokenError("the token time-stamps another hash");
   }
-  const cas = parsePem(caPem);
-  if (cas.length === 0) throw new TimestampTokenError("no CA certificate to check the TSA against");
   const signer = await signerOf(signed);
   checkTsaCertificate(signer, info.genTime);
-  if (!(await issuedByOneOf(signer, cas))) {
+  if (cas && !(await issuedByOneOf(signer, cas))) {
     throw new TimestampTokenError("the TSA certificate is not issued by the trusted CA");
   }
   return {
@@ -74,21 +103,19 @@ export async function verifyTimestampToken(
   };
 }
 
-/** `genTime` and serial of a token without verifying it (for a description). */
+/** `genTime` and serial of a token (a `TimeStampResp` or a bare `TimeStampToken`) without verifying it. */
 export function readTimestampToken(response: Uint8Array): { genTime: Date; serial: string } {
   const { info } = parseToken(response);
   return { genTime: info.genTime, serial: hexOf(info.serialNumber) };
 }
 
-function parseToken(response: Uint8Array): { signed: pkijs.SignedData; info: pkijs.TSTInfo } {
+function parseToken(der: Uint8Array): { signed: pkijs.SignedData; info: pkijs.TSTInfo } {
   try {
-    const parsed = pkijs.TimeStampResp.fromBER(new Uint8Array(response));
-    const status = parsed.status.status;
-    if (status !== pkijs.PKIStatus.granted && status !== pkijs.PKIStatus.grantedWithMods) {
-      throw new TimestampTokenError(`the TSA did not grant the token (status ${status})`);
+    const token = isBareToken(der) ? pkijs.ContentInfo.fromBER(new Uint8Array(der)) : grantedToken(der);
+    if (token.contentType !== pkijs.ContentInfo.SIGNED_DATA) {
+      throw new TimestampTokenError("the token is not CMS signed data");
     }
-    if (!parsed.timeStampToken) throw new TimestampTokenError("the response holds no token");
-    const signed = new pkijs.SignedData({ schema: parsed.timeStampToken.content });
+    const signed = new pkijs.SignedData({ schema: token.content });
     const content = signed.encapContentInfo;
     if (content.eContentType !== TST_INFO || !content.eContent) {
       throw new TimestampTokenError("the token's content is not a TSTInfo");
@@ -96,8 +123,29 @@ function parseToken(response: Uint8Array): { signed: pkijs.SignedData; info: pki
     return { signed, info: pkijs.TSTInfo.fromBER(eContentBytes(signed)) };
   } catch (err) {
     if (err instanceof TimestampTokenError) throw err;
-    throw new TimestampTokenError(`not a DER TimeStampResp (${(err as Error).message})`);
+    throw new TimestampTokenError(`not a DER TimeStampResp or TimeStampToken (${(err as Error).message})`);
   }
+}
+
+/**
+ * Inside its outer SEQUENCE, a `TimeStampResp` opens with its `PKIStatusInfo` (a SEQUENCE, tag
+ * 0x30); a `TimeStampToken`, being a CMS `ContentInfo`, with its content type (an OBJECT
+ * IDENTIFIER, tag 0x06). Read from the DER header: the length is short (one byte) or long form.
+ */
+function isBareToken(der: Uint8Array): boolean {
+  if (der[0] !== 0x30 || der.length < 2) return false;
+  const length = der[1]!;
+  return der[length & 0x80 ? 2 + (length & 0x7f) : 2] === 0x06;
+}
+
+function grantedToken(der: Uint8Array): pkijs.ContentInfo {
+  const parsed = pkijs.TimeStampResp.fromBER(new Uint8Array(der));
+  const status = parsed.status.status;
+  if (status !== pkijs.PKIStatus.granted && status !== pkijs.PKIStatus.grantedWithMods) {
+    throw new TimestampTokenError(`the TSA did not grant the token (status ${status})`);
+  }
+  if (!parsed.timeStampToken) throw new TimestampTokenError("the response holds no token");
+  return parsed.timeStampToken;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { fromBase64 } from "../../../core/base64.js";
 import { verifyStamp } from "../../../core/stamp.js";
-import { type ProofCheck, verifyStampProof } from "../../../core/stamp-proof.js";
-import type { StampDocument, VerifyResult } from "../../../core/types.js";
+import { type ProofCheck, type StampProof, verifyStampProof } from "../../../core/stamp-proof.js";
+import type { AnchorState, StampDocument, VerifyResult } from "../../../core/types.js";
+import { type VerifiedAnchorToken, verifyRfc3161Anchor } from "./anchor-token.js";
 import type { ProofBundle } from "./bundle.js";
 import { checkLogConsistency } from "./log-consistency.js";
 import { verifyTimestampToken } from "./timestamp-token.js";
@@ -9,7 +10,7 @@ import { verifyTimestampToken } from "./timestamp-token.js";
 /**
  * The verdict on one part of a bundle: `absent` when the bundle does not hold it (yet: an upgrade
  * may bring it), `unverified` for evidence only the service vouches for (an anchor confirmed on a
- * chain or by an outside TSA, whose proof the service does not export).
+ * chain, whose proof the service does not export, or an `rfc3161` anchor saved without its token).
  */
 export type BundlePieceStatus = "valid" | "invalid" | "absent" | "unverified";
 
@@ -28,6 +29,11 @@ export interface VerifyBundleOptions {
   trustedLogKeys?: string[];
   /** PEM of the CA the TSA certificate must chain to; absent: the `timestamp.ca_pem` the bundle holds. */
   trustedTsaCaPem?: string;
+  /**
+   * PEM of the CA the outside TSA of the `rfc3161` anchor must chain to; absent: its token's
+   * signature is checked but not its issuer (the bundle holds no CA for that TSA).
+   */
+  trustedAnchorTsaCaPem?: string;
 }
 
 export interface BundleCheck {
@@ -55,10 +61,11 @@ export async function verifyProofBundle(
   const stamp = bundle.stamp.stamp_json;
   const logKeys = options.trustedLogKeys ?? (bundle.log ? [bundle.log.verifier_key] : []);
   const proof = bundle.proof ?? undefined;
+  const anchorToken = await checkAnchorToken(proof, options);
   const verification = await verifyStamp(stamp, {
     document: options.document,
     trustedServiceKeys: options.trustedServiceKeys,
-    proof,
+    proof: proof && scoredProof(proof, anchorToken),
     trustedLogKeys: logKeys,
     anchors: proof ? undefined : bundle.stamp.anchors,
   });
@@ -74,7 +81,7 @@ export async function verifyProofBundle(
     logPiece(bundle, proofCheck, options),
     await consistencyPiece(bundle, logKeys),
     await timestampPiece(bundle, stamp, options),
-    ...anchorPieces(bundle, proofCheck),
+    ...anchorPieces(bundle, proofCheck, anchorToken),
   ];
   const valid = verification.is_valid && !pieces.some((p) => p.status === "invalid");
   return { valid, pieces, verification };
@@ -195,11 +202,44 @@ async function timestampPiece(
   }
 }
 
+/** The outside TSA's token of the `rfc3161` anchor, checked; undefined when the proof holds none. */
+type AnchorTokenCheck = { ok: VerifiedAnchorToken } | { problem: string } | undefined;
+
+async function checkAnchorToken(
+  proof: StampProof | undefined,
+  options: VerifyBundleOptions,
+): Promise<AnchorTokenCheck> {
+  const anchor = proof?.anchors.find((a) => a.type === "rfc3161");
+  if (!proof || anchor?.status !== "confirmed" || anchor.evidence === undefined) return undefined;
+  try {
+    return { ok: await verifyRfc3161Anchor(proof, { trustedCaPem: options.trustedAnchorTsaCaPem }) };
+  } catch (err) {
+    return { problem: (err as Error).message };
+  }
+}
+
 /**
- * The `log` anchor is what the log inclusion proves; the others are evidence the service reported
- * (a chain transaction, an outside TSA's token digest), listed for what they are.
+ * The proof the trust score is worked out from: an `rfc3161` anchor whose token fails counts as
+ * failed, not as the service reported it; the tokens themselves are left out of the result.
  */
-function anchorPieces(bundle: ProofBundle, check: ProofCheck | undefined): BundlePiece[] {
+function scoredProof(proof: StampProof, token: AnchorTokenCheck): StampProof {
+  const anchors = proof.anchors.map(({ evidence: _, ...anchor }): AnchorState => {
+    if (anchor.type !== "rfc3161" || !token || "ok" in token) return anchor;
+    return { type: anchor.type, status: "failed", reason: `its TSA token: ${token.problem}` };
+  });
+  return { ...proof, anchors };
+}
+
+/**
+ * The `log` anchor is what the log inclusion proves; the `rfc3161` anchor is proven by the outside
+ * TSA's token when the proof holds it; the others are evidence the service reported (a chain
+ * transaction), listed for what they are.
+ */
+function anchorPieces(
+  bundle: ProofBundle,
+  check: ProofCheck | undefined,
+  token: AnchorTokenCheck,
+): BundlePiece[] {
   return bundle.stamp.anchors.map((anchor): BundlePiece => {
     const name = `anchor ${anchor.type}`;
     if (anchor.type === "log") {
@@ -208,6 +248,7 @@ function anchorPieces(bundle: ProofBundle, check: ProofCheck | undefined): Bundl
         ? { name, status: "valid", detail: "proven by the log inclusion" }
         : { name, status: "absent", detail: `${anchor.status}: no verified log inclusion` };
     }
+    if (anchor.type === "rfc3161" && token) return anchorTokenPiece(name, token);
     if (anchor.status !== "confirmed")
       return {
         name,
@@ -220,4 +261,18 @@ function anchorPieces(bundle: ProofBundle, check: ProofCheck | undefined): Bundl
       detail: `confirmed ${anchor.confirmed_at} (reference ${anchor.reference}), as the service reported it`,
     };
   });
+}
+
+function anchorTokenPiece(name: string, token: NonNullable<AnchorTokenCheck>): BundlePiece {
+  if ("problem" in token) return { name, status: "invalid", detail: `its TSA token: ${token.problem}` };
+  const { genTime, signer, chain } = token.ok;
+  const issuer =
+    chain === "verified"
+      ? "certified by a pinned CA"
+      : "issuer not checked (no CA given for this TSA: --anchor-tsa-ca)";
+  return {
+    name,
+    status: "valid",
+    detail: `the batch root time-stamped at ${genTime.toISOString()} by ${signer}, ${issuer}`,
+  };
 }
