@@ -1,6 +1,5 @@
 import { HashAlgorithm } from "../../gen/proto/svc/v1/stamp_pb.js";
 import { invalid } from "../errors.js";
-import { formatContentHash } from "../hashing/algorithms.js";
 import type { HashStampRequest } from "../stamps/stamp-service.js";
 import { parseContentHash } from "./content-hash.js";
 import { algorithmEnum } from "./stamp-message.js";
@@ -19,8 +18,8 @@ export interface StampInput {
 
 /**
  * A stamp request as the stamps domain takes it, after the checks only gRPC has: the content_hash
- * form of stamp.proto (lower-cased), and the algorithm field agreeing with its prefix. The domain
- * checks description and metadata itself, for every transport alike.
+ * form of stamp.proto, parsed here once (hex lower-cased), and the algorithm field agreeing with its
+ * prefix. The domain checks description and metadata itself, for every transport alike.
  */
 export function toHashStampRequest(input: StampInput, accountId: string | null): HashStampRequest {
   const hash = parseContentHash(input.contentHash);
@@ -34,7 +33,7 @@ export function toHashStampRequest(input: StampInput, accountId: string | null):
   if (Object.hasOwn(input.metadata, "__proto__")) throw invalid('metadata: key "__proto__" is not allowed');
   return {
     accountId,
-    contentHash: formatContentHash(hash),
+    contentHash: hash,
     description: input.description,
     metadata: input.metadata,
   };

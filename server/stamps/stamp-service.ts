@@ -3,7 +3,7 @@ import type { VerifyResult } from "../../core/types.js";
 import type { Clock } from "../clock.js";
 import { notFound, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { type ContentHash, formatContentHash, parseContentHash } from "../hashing/algorithms.js";
+import { type ContentHash, formatContentHash } from "../hashing/algorithms.js";
 import { hashStream } from "../hashing/hash-stream.js";
 import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
@@ -54,10 +54,13 @@ export interface UploadDigest {
   fingerprint: { summary: StampFingerprint; document: unknown } | null;
 }
 
-/** A stamp of a hash the client computed: `<algorithm>:<hex>` (gRPC CreateStamp, WebSocket stamp). */
+/**
+ * A stamp of a hash the client computed (gRPC CreateStamp, BatchStamp and StreamStamps, WebSocket
+ * stamp), parsed once by the transport that received it as its contract writes it.
+ */
 export type HashStampRequest = StampCaller &
   Omit<StampChoices, "preset" | "generateFp"> &
-  Annotations & { contentHash: string };
+  Annotations & { contentHash: ContentHash };
 
 export interface BatchOptions {
   /** Make nothing after the first refused request (StreamStamps, whose first refusal ends the call). */
@@ -322,7 +325,7 @@ export class StampService {
     return {
       request,
       createdAt,
-      hash: parseContentHash(request.contentHash),
+      hash: request.contentHash,
       settings: resolveSettings(request),
       annotations: normalizeAnnotations(request),
       sizeBytes: null,

@@ -30,7 +30,7 @@ export class StampRequests {
     await this.charge(principal, "/stamps");
     const view = await this.stamps.createFromHash({
       accountId: principal.accountId,
-      contentHash,
+      contentHash: parseContentHash(contentHash),
       metadata: metadata && metadataAsText(metadata),
     });
     return createdData(view.stamp);

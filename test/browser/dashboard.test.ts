@@ -113,7 +113,10 @@ describe("the dashboard's stamp total", () => {
     try {
       await createStamp(first, "before the restart");
       await first.service.stamps.service.createManyFromHash(
-        ["one", "two", "three"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
+        ["one", "two", "three"].map((text) => ({
+          contentHash: { algorithm: "sha3-256", hex: sha3(text) },
+          accountId: null,
+        })),
       );
       await first.close();
       first = undefined;

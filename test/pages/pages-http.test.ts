@@ -60,7 +60,7 @@ describe("GET /verify/{stamp_id}", () => {
     const hostile = `<script>alert(1)</script>"'&`;
     const escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;";
     const view = await svc.service.stamps.service.createFromHash({
-      contentHash: `sha3-256:${sha3("hostile")}`,
+      contentHash: { algorithm: "sha3-256", hex: sha3("hostile") },
       accountId: null,
       description: hostile,
       metadata: { [hostile]: hostile },
@@ -73,7 +73,10 @@ describe("GET /verify/{stamp_id}", () => {
 
   it("shows a batch-signed stamp's signature as valid, and that one signature covers its batch", async () => {
     const made = await svc.service.stamps.service.createManyFromHash(
-      ["one", "two", "three"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
+      ["one", "two", "three"].map((text) => ({
+        contentHash: { algorithm: "sha3-256", hex: sha3(text) },
+        accountId: null,
+      })),
     );
     const id = (made[2] as { stamp: { id: string } }).stamp.id;
     const page = await (await get(`/verify/${id}`)).text();

@@ -28,7 +28,7 @@ export async function stampHash(svc: RunningService, anchors: AnchorType[] = ["l
     .digest("hex");
   const view = await svc.service.stamps.service.createFromHash({
     accountId: null,
-    contentHash: `sha256:${hex}`,
+    contentHash: { algorithm: "sha256", hex },
     anchors,
   });
   return { id: view.stamp.id, hex };

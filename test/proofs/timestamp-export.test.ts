@@ -76,7 +76,7 @@ describe("a stamp exported as an RFC 3161 time-stamp response", () => {
     expect((await timestamp(pending.id)).status).toBe(409);
     const view = await running.svc.service.stamps.service.createFromHash({
       accountId: null,
-      contentHash: `blake3:${bytesToHex(blake3(new TextEncoder().encode("x")))}`,
+      contentHash: { algorithm: "blake3", hex: bytesToHex(blake3(new TextEncoder().encode("x"))) },
     });
     await running.tick();
     expect((await timestamp(view.stamp.id)).status).toBe(422);

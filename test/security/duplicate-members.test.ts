@@ -19,7 +19,7 @@ beforeAll(async () => {
   key = issued.key;
   const identityId = await createIdentity(svc, key);
   const view = await svc.service.stamps.service.createFromHash({
-    contentHash: `sha3-256:${sha3("the contract")}`,
+    contentHash: { algorithm: "sha3-256", hex: sha3("the contract") },
     accountId: issued.accountId,
     identityId,
     anchors: ["log"],

@@ -30,14 +30,17 @@ beforeAll(async () => {
   plain = (await createStamp(svc, "doc", { preset: "standard" })).stamp_json;
   annotated = (
     await svc.service.stamps.service.createFromHash({
-      contentHash: `blake3:${sha3("x")}`,
+      contentHash: { algorithm: "blake3", hex: sha3("x") },
       accountId: null,
       description: "d",
       metadata: { k: "v" },
     })
   ).stamp.document;
   const made = await svc.service.stamps.service.createManyFromHash(
-    ["a", "b", "c"].map((text) => ({ contentHash: `sha3-256:${sha3(text)}`, accountId: null })),
+    ["a", "b", "c"].map((text) => ({
+      contentHash: { algorithm: "sha3-256", hex: sha3(text) },
+      accountId: null,
+    })),
   );
   batchSigned = (made[1] as StampView).stamp.document;
   await svc.close();

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const identityId = await createIdentity(svc, key);
   signed = await createStamp(svc, "the original", { preset: "standard", identity_id: identityId }, { key });
   const view = await svc.service.stamps.service.createFromHash({
-    contentHash: `sha3-256:${sha3("annotated")}`,
+    contentHash: { algorithm: "sha3-256", hex: sha3("annotated") },
     accountId,
     identityId,
     description: "board minutes",

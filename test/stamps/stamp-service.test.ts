@@ -38,7 +38,7 @@ describe("createFromHash", () => {
     const seen: AnyDomainEvent[] = [];
     const stop = events.subscribe((e) => seen.push(e));
     const view = await stamps.createFromHash({
-      contentHash: `sha256:${"a".repeat(64)}`,
+      contentHash: { algorithm: "sha256", hex: "a".repeat(64) },
       accountId: "acct_1",
       description: "contract, final",
       metadata: { filename: "contract.pdf" },
@@ -69,7 +69,7 @@ describe("createFromHash", () => {
 
   it("leaves empty annotations out of the document (proto3 cannot tell empty from absent)", async () => {
     const view = await stamps.createFromHash({
-      contentHash: `blake3:${"b".repeat(64)}`,
+      contentHash: { algorithm: "blake3", hex: "b".repeat(64) },
       accountId: null,
       description: "",
       metadata: {},
@@ -81,7 +81,7 @@ describe("createFromHash", () => {
   it("signs with the caller's identity", async () => {
     const { identity_id } = await identities.create("acct_2");
     const view = await stamps.createFromHash({
-      contentHash: `sha3-256:${sha3("x")}`,
+      contentHash: { algorithm: "sha3-256", hex: sha3("x") },
       accountId: "acct_2",
       identityId: identity_id,
     });
@@ -90,8 +90,6 @@ describe("createFromHash", () => {
   });
 
   it.each([
-    ["a malformed content hash", { contentHash: "sha3-256:XYZ" }],
-    ["an unknown algorithm", { contentHash: `md5:${"a".repeat(64)}` }],
     ["a description over 1000 characters", { description: "d".repeat(1001) }],
     [
       "33 metadata keys",
@@ -100,7 +98,11 @@ describe("createFromHash", () => {
     ["a metadata key over 64 characters", { metadata: { ["k".repeat(65)]: "v" } }],
     ["a metadata value over 512 characters", { metadata: { k: "v".repeat(513) } }],
   ])("refuses %s with invalid_argument", async (_name, change) => {
-    const request = { contentHash: `sha3-256:${sha3("x")}`, accountId: null, ...change };
+    const request = {
+      contentHash: { algorithm: "sha3-256" as const, hex: sha3("x") },
+      accountId: null,
+      ...change,
+    };
     await expect(stamps.createFromHash(request)).rejects.toMatchObject({ code: "invalid_argument" });
   });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   signed = await createStamp(svc, "the original", { preset: "standard", identity_id: identityId }, { key });
   // Annotations come from gRPC and WebSocket, which stamp a hash through the same domain service.
   const view = await svc.service.stamps.service.createFromHash({
-    contentHash: `sha3-256:${sha3("annotated")}`,
+    contentHash: { algorithm: "sha3-256", hex: sha3("annotated") },
     accountId,
     identityId,
     anchors: ["log"],
