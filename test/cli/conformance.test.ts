@@ -161,11 +161,22 @@ describe("against a server with one broken answer", () => {
 });
 
 describe("usage errors", () => {
-  it("exit 2 with a short hint, and nothing is sent", async () => {
+  it("exit 2 with a short hint, and nothing is sent", { timeout: 30_000 }, async () => {
     const run = await runStampd(["conformance", "--key", owner]);
     expect(run.code).toBe(2);
     expect(run.err).toContain("--url");
     expect(run.err).toContain("(see stampd conformance --help)");
+    const unreadable = await runStampd([
+      "conformance",
+      "--url",
+      svc.baseUrl,
+      "--key",
+      owner,
+      "--fee-issuer-key",
+      join(dir, "none.pem"),
+    ]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.err).toMatch(/^stampd: --fee-issuer-key .*none\.pem/);
   });
 });
 
