@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +35,7 @@ beforeAll(async () => {
   writeFileSync(path("contract.txt"), "the signed contract");
   writeFileSync(path("later.txt"), "a later document");
   writeFileSync(path("other.txt"), "not the contract");
+  writeFileSync(path("deed.txt"), "a deed anchored by the outside TSA");
 });
 afterAll(async () => {
   await svc?.close();
@@ -68,6 +70,29 @@ describe("proof bundles and the log from the CLI", { timeout: SPAWNS_TIMEOUT }, 
     expect(bundle.proof?.log).not.toBeNull();
     expect(bundle.log?.verifier_key).toBe((await (await fetch(`${svc.baseUrl}/log`)).json()).verifier_key);
     expect(bundle.timestamp?.ca_pem).toContain("BEGIN CERTIFICATE");
+  });
+
+  it("stamp --out, then upgrade --wait anchored adds the outside TSA's anchor token; info describes it", async () => {
+    const bundleFile = path("deed.stampd.json");
+    const stamp = ["stamp", path("deed.txt"), "--anchors", "log,rfc3161", "--out", bundleFile];
+    expect((await runStampd([...stamp, ...serverArgs(svc)])).code).toBe(0);
+    const before = await runStampd(["info", bundleFile]);
+    expect(before.out).toMatch(/rfc3161\s+no token held \(run `stampd upgrade` once the anchor confirmed\)/);
+
+    const upgrade = await runStampd(["upgrade", bundleFile, "--wait", "anchored", "--json"]);
+    expect(upgrade.code).toBe(0);
+    expect(JSON.parse(upgrade.out)).toMatchObject({ status: "anchored" });
+    expect(JSON.parse(upgrade.out).changes).toContain("rfc3161 anchor token added");
+    const anchor = bundleOf("deed.stampd.json").proof!.anchors.find((a) => a.type === "rfc3161")!;
+    expect(anchor).toMatchObject({ status: "confirmed", evidence: expect.stringMatching(/^MII/) });
+
+    const info = await runStampd(["info", bundleFile, "--json"]);
+    const tokenTime = JSON.parse(info.out).anchor_token.gen_time;
+    expect(tokenTime).toBe(anchor.confirmed_at);
+    const human = await runStampd(["info", bundleFile]);
+    expect(human.out).toContain(
+      `rfc3161      token of the outside TSA over the batch root, time ${tokenTime}`,
+    );
   });
 
   it("get shows the stamp's status and anchors; --json is the API's StampResponse", async () => {
@@ -226,6 +251,62 @@ describe("proof bundles and the log from the CLI", { timeout: SPAWNS_TIMEOUT }, 
     ]);
     expect(pinned.code).toBe(1);
     expect(statusOf(JSON.parse(pinned.out).pieces)["log inclusion"]).toBe("invalid");
+  });
+
+  // The server was stopped by the test above: the upgraded bundle verifies with no network.
+  it("verify --offline proves the rfc3161 anchor by its TSA token, pinned or not, and names a forged one", async () => {
+    const verify = async (file: string, ...flags: string[]) => {
+      const run = await runStampd(["verify", path(file), path("deed.txt"), "--offline", "--json", ...flags]);
+      const check = JSON.parse(run.out) as { valid: boolean; pieces: Piece[] };
+      return { code: run.code, piece: check.pieces.find((p) => p.name === "anchor rfc3161")! };
+    };
+    const unpinned = await verify("deed.stampd.json");
+    expect(unpinned.code).toBe(0);
+    expect(unpinned.piece).toMatchObject({
+      status: "valid",
+      detail: expect.stringContaining("issuer not checked"),
+    });
+    const pinned = await verify("deed.stampd.json", "--anchor-tsa-ca", tsa.caFile);
+    expect(pinned.piece).toMatchObject({
+      status: "valid",
+      detail: expect.stringContaining("certified by a pinned CA"),
+    });
+    const human = await runStampd(["verify", path("deed.stampd.json"), path("deed.txt")]);
+    expect(human.out).toMatch(/anchor rfc3161\s+valid\s+the batch root time-stamped at \S+ by Test TSA/);
+
+    // The service's own TSA CA did not certify the outside TSA.
+    const serviceCa = path("service-ca.pem");
+    writeFileSync(serviceCa, bundleOf("deed.stampd.json").timestamp!.ca_pem);
+    const stranger = await verify("deed.stampd.json", "--anchor-tsa-ca", serviceCa);
+    expect(stranger.code).toBe(1);
+    expect(stranger.piece).toMatchObject({
+      status: "invalid",
+      detail: expect.stringContaining("not issued by the trusted CA"),
+    });
+
+    // A token with its last signature byte flipped, as is and with the reference forged to match.
+    const bundle = bundleOf("deed.stampd.json");
+    const forge = (fixReference: boolean) => {
+      const anchors = bundle.proof!.anchors.map((a) => {
+        if (a.type !== "rfc3161") return a;
+        const token = Buffer.from(a.evidence!, "base64");
+        token[token.length - 1]! ^= 1;
+        const reference = fixReference ? createHash("sha256").update(token).digest("hex") : a.reference;
+        return { ...a, evidence: token.toString("base64"), reference };
+      });
+      return JSON.stringify({ ...bundle, proof: { ...bundle.proof, anchors } });
+    };
+    writeFileSync(path("forged-token.stampd.json"), forge(false));
+    writeFileSync(path("forged-reference.stampd.json"), forge(true));
+    const changed = await verify("forged-token.stampd.json");
+    expect(changed.code).toBe(1);
+    expect(changed.piece.status).toBe("invalid");
+    expect(changed.piece.detail).toBe(
+      "its TSA token: the token is not the one the anchor's reference (its SHA-256) names",
+    );
+    const resigned = await verify("forged-reference.stampd.json");
+    expect(resigned.code).toBe(1);
+    expect(resigned.piece.detail).toMatch(/^its TSA token: .*signature does not verify/);
   });
 });
 
