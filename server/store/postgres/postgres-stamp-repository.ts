@@ -1,24 +1,16 @@
 import type pg from "pg";
-import { jcs } from "../../../core/jcs.js";
-import type { ContentHash } from "../../hashing/algorithms.js";
-import { stampLeafHash } from "../../proofs/stamp-leaf-hash.js";
-import type {
-  HashMatch,
-  HashPage,
-  StampRepository,
-  StampStatus,
-  StoredStamp,
-} from "../../stamps/stamp-repository.js";
+import type { ContentHash } from "../../../core/content-hash.js";
+import type { HashMatch, HashPage, StampRepository, StoredStamp } from "../../stamps/stamp-repository.js";
 import { GroupCommit } from "../group-commit.js";
-
-interface StampRow {
-  id: string;
-  account_id: string | null;
-  identity_id: string | null;
-  status: StampStatus;
-  stamp_json: string;
-  fingerprint_json: string | null;
-}
+import {
+  hashMatchOf,
+  type StampParams,
+  type StampRow,
+  stampColumns,
+  stampParams,
+  stampRowColumns,
+  storedStampOf,
+} from "../rows/stamp-rows.js";
 
 /** Stamps in PostgreSQL. */
 export class PostgresStampRepository implements StampRepository {
@@ -26,47 +18,34 @@ export class PostgresStampRepository implements StampRepository {
    * Concurrent inserts, committed together: one statement and one WAL flush per group (durable at
    * commit with PostgreSQL's default `synchronous_commit = on`).
    */
-  readonly writes = new GroupCommit<StoredStamp>((stamps) => this.insertRows(stamps));
+  readonly writes = new GroupCommit<StampParams>((rows) => this.insertRows(rows));
 
   constructor(private readonly pool: pg.Pool) {}
 
   insert(stamp: StoredStamp): Promise<void> {
-    return this.writes.submit([stamp]);
+    return this.writes.submit([stampParams(stamp)]);
   }
 
   insertMany(stamps: StoredStamp[]): Promise<void> {
-    return this.writes.submit(stamps);
+    return this.writes.submit(stamps.map(stampParams));
   }
 
-  private async insertRows(stamps: StoredStamp[]): Promise<void> {
-    // One statement over parallel arrays: one round trip and one transaction, committed (so durable)
-    // before query() resolves, whatever the batch size.
-    const rows = stamps.map(valuesOf);
+  private async insertRows(rows: StampParams[]): Promise<void> {
+    // One statement over parallel arrays (one a column, in stampColumns' order): one round trip and
+    // one transaction, committed (so durable) before query() resolves, whatever the batch size.
     await this.pool.query(
-      `INSERT INTO stamps (id, account_id, identity_id, created_at, hash_algorithm, document_hash, status,
-         stamp_json, fingerprint_json, leaf_hash)
+      `INSERT INTO stamps (${stampColumns.join(", ")})
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
          $7::text[], $8::text[], $9::text[], $10::bytea[])`,
-      Array.from({ length: columnCount }, (_, column) => rows.map((row) => row[column])),
+      stampColumns.map((column) => rows.map((row) => row[column])),
     );
   }
 
   async get(id: string): Promise<StoredStamp | undefined> {
-    const { rows } = await this.pool.query<StampRow>(
-      "SELECT id, account_id, identity_id, status, stamp_json, fingerprint_json FROM stamps WHERE id = $1",
-      [id],
-    );
-    const row = rows[0];
-    return (
-      row && {
-        id: row.id,
-        accountId: row.account_id,
-        identityId: row.identity_id,
-        status: row.status,
-        document: JSON.parse(row.stamp_json),
-        fingerprint: row.fingerprint_json === null ? null : JSON.parse(row.fingerprint_json),
-      }
-    );
+    const { rows } = await this.pool.query<StampRow>(`SELECT ${stampRowColumns} FROM stamps WHERE id = $1`, [
+      id,
+    ]);
+    return rows[0] && storedStampOf(rows[0]);
   }
 
   async findByHash(hash: ContentHash, page: HashPage): Promise<HashMatch[]> {
@@ -81,7 +60,7 @@ export class PostgresStampRepository implements StampRepository {
         ? [hash.hex, hash.algorithm, page.limit]
         : [hash.hex, hash.algorithm, page.limit, page.after],
     );
-    return rows.map((row) => ({ id: row.id, createdAt: row.created_at.toISOString() }));
+    return rows.map(hashMatchOf);
   }
 
   async countByIdentity(identityId: string): Promise<number> {
@@ -97,25 +76,4 @@ export class PostgresStampRepository implements StampRepository {
     const { rows } = await this.pool.query<{ total: string }>("SELECT sum(total) AS total FROM stamp_count");
     return Number(rows[0]!.total);
   }
-}
-
-const columnCount = 10;
-
-/** The values of one row, in the INSERT's column order. */
-function valuesOf(stamp: StoredStamp): unknown[] {
-  const { document } = stamp;
-  const json = stamp.json ?? jcs(document);
-  return [
-    stamp.id,
-    stamp.accountId,
-    stamp.identityId,
-    document.created_at,
-    document.document.algorithm,
-    document.document.hash,
-    stamp.status,
-    json,
-    stamp.fingerprint === null ? null : JSON.stringify(stamp.fingerprint),
-    // pg writes Buffers (not other Uint8Arrays) into a bytea[] literal.
-    Buffer.from(stampLeafHash(json)),
-  ];
 }

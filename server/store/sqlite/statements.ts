@@ -13,17 +13,23 @@ export function preparedOnFirstUse<S>(db: Database.Database, prepare: (db: Datab
   };
 }
 
-/** Statements whose text depends on the call (a patch's columns, a number of rows), prepared once per text. */
-export class StatementCache {
-  private readonly statements = new Map<string, Database.Statement>();
+/**
+ * Statements whose text depends on the call (a patch's columns, a number of rows), each prepared
+ * the first time its key is asked for.
+ */
+export class StatementCache<K> {
+  private readonly statements = new Map<K, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly textOf: (key: K) => string,
+  ) {}
 
-  get(text: string): Database.Statement {
-    let statement = this.statements.get(text);
+  get(key: K): Database.Statement {
+    let statement = this.statements.get(key);
     if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
+      statement = this.db.prepare(this.textOf(key));
+      this.statements.set(key, statement);
     }
     return statement;
   }
