@@ -11,7 +11,7 @@ export const newMerkleBatchId = (at: Date): string => `bat_${nextUlid(at.getTime
 
 /**
  * Builds and signs the batch of the claimed stamps: leaves in stamp id order, each the RFC 6962
- * leaf hash of the stamp document in canonical form (sdk/src/verify/stamp-leaf.ts), computed when
+ * leaf hash of the stamp document in canonical form (core/stamp-leaf.ts), computed when
  * the stamp was stored; one Ed25519 signature over the 32 root bytes for the whole batch.
  */
 export function sealStamps(

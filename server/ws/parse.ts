@@ -6,7 +6,7 @@ import {
   type ErrorCode,
   type ValidationIssue,
 } from "../../gen/asyncapi/index.js";
-import { DuplicateMemberError, parseIJson } from "../../sdk/src/verify/i-json.js";
+import { DuplicateMemberError, parseIJson } from "../../core/i-json.js";
 import { nestedDeeperThan } from "../json-depth.js";
 import { WsErrorReply } from "./ws-error.js";
 

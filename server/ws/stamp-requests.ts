@@ -7,6 +7,7 @@ import type {
 import type { Principal } from "../auth/principal.js";
 import { formatContentHash, parseContentHash } from "../hashing/algorithms.js";
 import type { RateLimiter } from "../ratelimit/limiter.js";
+import { refusalMessage } from "../ratelimit/rate-limited.js";
 import { metadataAsText } from "../stamps/annotations.js";
 import type { StoredStamp } from "../stamps/stamp-repository.js";
 import type { StampService } from "../stamps/stamp-service.js";
@@ -53,9 +54,9 @@ export class StampRequests {
   }
 
   private async charge(principal: Principal, path: string): Promise<void> {
-    const decision = await this.limiter?.consume(principal, path);
+    const decision = await this.limiter?.meter(principal, { path });
     if (decision && !decision.allowed) {
-      throw new WsErrorReply("rate_limited", "rate limit exceeded", undefined, decision.resetSeconds);
+      throw new WsErrorReply("rate_limited", refusalMessage(decision), undefined, decision.resetSeconds);
     }
   }
 }
