@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
+import { hashAlgorithms } from "../../core/content-hash.js";
 import type { Schemas } from "../../sdk/src/index.js";
-import { hashAlgorithms } from "../../server/hashing/algorithms.js";
 import { clientFor, print, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { fileSizes } from "../files.js";
 import { hashLocally } from "../local-hash.js";

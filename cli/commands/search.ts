@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
 import { type Command, Option } from "commander";
+import { hashAlgorithms } from "../../core/content-hash.js";
+import type { HashAlgorithm } from "../../core/types.js";
 import type { Schemas } from "../../sdk/src/index.js";
-import { type HashAlgorithm, hashAlgorithms } from "../../server/hashing/algorithms.js";
 import { createHasher } from "../../server/hashing/hasher.js";
 import { clientFor, positiveInteger, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { UsageError } from "../errors.js";

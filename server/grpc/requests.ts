@@ -1,7 +1,7 @@
 import { HashAlgorithm } from "../../gen/proto/svc/v1/stamp_pb.js";
 import { invalid } from "../errors.js";
+import { contentHashArgument } from "../hashing/content-hash-argument.js";
 import type { HashStampRequest } from "../stamps/stamp-service.js";
-import { parseContentHash } from "./content-hash.js";
 import { algorithmEnum } from "./stamp-message.js";
 
 const stampIdPattern = /^stp_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -22,7 +22,7 @@ export interface StampInput {
  * prefix. The domain checks description and metadata itself, for every transport alike.
  */
 export function toHashStampRequest(input: StampInput, accountId: string | null): HashStampRequest {
-  const hash = parseContentHash(input.contentHash);
+  const hash = contentHashArgument(input.contentHash);
   const given = input.algorithm ?? HashAlgorithm.UNSPECIFIED;
   if (given !== HashAlgorithm.UNSPECIFIED && given !== algorithmEnum[hash.algorithm]) {
     const name = HashAlgorithm[given] ? `HASH_ALGORITHM_${HashAlgorithm[given]}` : String(given);

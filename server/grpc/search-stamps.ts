@@ -1,19 +1,19 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { formatContentHash } from "../../core/content-hash.js";
 import {
   type SearchStampsRequest,
   type SearchStampsResponse,
   SearchStampsResponseSchema,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
 import { invalid } from "../errors.js";
-import { formatContentHash } from "../hashing/algorithms.js";
+import { contentHashArgument } from "../hashing/content-hash-argument.js";
 import {
   DEFAULT_SEARCH_LIMIT,
   type HashSearch,
   type HashSearchPage,
   MAX_SEARCH_LIMIT,
 } from "../stamps/stamp-search.js";
-import { parseContentHash } from "./content-hash.js";
 import { requireStampId } from "./requests.js";
 
 /**
@@ -22,7 +22,7 @@ import { requireStampId } from "./requests.js";
  * `limit`; page_token a stamp id, as next_page_token gives it.
  */
 export function toHashSearch(req: SearchStampsRequest): HashSearch {
-  const hash = parseContentHash(req.contentHash);
+  const hash = contentHashArgument(req.contentHash);
   if (req.pageSize < 0 || req.pageSize > MAX_SEARCH_LIMIT) {
     throw invalid(
       `page_size: must be 0 (for ${DEFAULT_SEARCH_LIMIT}) to ${MAX_SEARCH_LIMIT}, got ${req.pageSize}`,

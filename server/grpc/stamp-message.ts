@@ -1,5 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { formatContentHash } from "../../core/content-hash.js";
+import type { HashAlgorithm as Algorithm } from "../../core/types.js";
 import {
   HashAlgorithm,
   type Proof,
@@ -8,7 +10,6 @@ import {
   StampSchema,
   StampStatus,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
-import { type HashAlgorithm as Algorithm, formatContentHash } from "../hashing/algorithms.js";
 import type { StampProof } from "../proofs/stamp-evidence.js";
 import type { StampStatus as Status } from "../stamps/stamp-repository.js";
 import type { StampView } from "../stamps/stamp-view.js";

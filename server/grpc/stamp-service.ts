@@ -29,6 +29,7 @@ import {
 import type { AppContext } from "../context.js";
 import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
+import { contentHashArgument } from "../hashing/content-hash-argument.js";
 import type { Readiness } from "../health/readiness.js";
 import { BatchProgress } from "../stamps/batch-progress.js";
 import type { StampSearch } from "../stamps/stamp-search.js";
@@ -36,7 +37,6 @@ import type { StampService as Stamps } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 import { newStampingBatchId, type StampingBatch, stampBatch } from "./batch-stamping.js";
 import { CallLimits } from "./call-limits.js";
-import { parseContentHash } from "./content-hash.js";
 import { principalOf } from "./context-keys.js";
 import { healthServiceNames, unknownService } from "./health-service.js";
 import { readAhead } from "./read-ahead.js";
@@ -88,7 +88,7 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
   async verify(req: VerifyRequest, ctx: HandlerContext): Promise<VerifyResponse> {
     await this.deps.limits.charge(principalOf(ctx), "verify");
     const id = requireStampId(req.stampId);
-    const supplied = req.contentHash === "" ? undefined : parseContentHash(req.contentHash);
+    const supplied = req.contentHash === "" ? undefined : contentHashArgument(req.contentHash);
     const { view, result } = await this.deps.stamps.inspect(id, { contentHash: supplied });
     return verifyResponse(view.stamp, result, supplied);
   }

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import { parseContentHashText } from "../../core/content-hash.js";
 import type { AnyDomainEvent, EventBus } from "../events/bus.js";
-import { parseContentHash } from "../hashing/algorithms.js";
 import { abortError } from "./abort.js";
 import type { WatchFilter } from "./watch-filter.js";
 
@@ -74,7 +74,7 @@ function stampIdOf(event: AnyDomainEvent): string | undefined {
  */
 function mayMatch(filter: WatchFilter, event: AnyDomainEvent): boolean {
   if (event.type !== "stamp_created") return true;
-  const { algorithm } = parseContentHash(event.data.contentHash);
+  const { algorithm } = parseContentHashText(event.data.contentHash);
   return filter({ status: "pending", algorithm, metadata: event.data.metadata });
 }
 

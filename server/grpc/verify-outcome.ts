@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type VerifyResponse, VerifyResponseSchema } from "../../gen/proto/svc/v1/stamp_pb.js";
+import { type ContentHash, formatContentHash } from "../../core/content-hash.js";
 import type { VerifyResult } from "../../core/types.js";
-import { type ContentHash, formatContentHash } from "../hashing/algorithms.js";
+import { type VerifyResponse, VerifyResponseSchema } from "../../gen/proto/svc/v1/stamp_pb.js";
 import type { StoredStamp } from "../stamps/stamp-repository.js";
 
 /**

@@ -1,5 +1,6 @@
+import { isHashAlgorithm } from "../../core/content-hash.js";
+import type { HashAlgorithm } from "../../core/types.js";
 import { invalid } from "../errors.js";
-import { type HashAlgorithm, isHashAlgorithm } from "../hashing/algorithms.js";
 import type { StampStatus, StoredStamp } from "../stamps/stamp-repository.js";
 import { quoted } from "./quoted.js";
 

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { HashAlgorithm } from "./algorithms.js";
+import type { HashAlgorithm } from "../../core/types.js";
 import { createHasher } from "./hasher.js";
 
 export interface StreamDigest {

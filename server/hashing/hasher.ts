@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { HashAlgorithm } from "./algorithms.js";
+import type { HashAlgorithm } from "../../core/types.js";
 
 /** An incremental hash: feed chunks as they arrive, read the hex digest once at the end. */
 export interface Hasher {

@@ -1,5 +1,6 @@
+import { defaultHashAlgorithm, hashAlgorithms } from "../../core/content-hash.js";
+import type { HashAlgorithm } from "../../core/types.js";
 import type { AppContext } from "../context.js";
-import { defaultHashAlgorithm, type HashAlgorithm, hashAlgorithms } from "../hashing/algorithms.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
 import { digestOf, hashReading } from "./hash-reading.js";

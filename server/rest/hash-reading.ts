@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { HashAlgorithm } from "../hashing/algorithms.js";
+import type { HashAlgorithm } from "../../core/types.js";
 import { hashStreamMany, type StreamDigests } from "../hashing/hash-stream.js";
 
 /**

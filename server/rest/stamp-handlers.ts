@@ -1,6 +1,7 @@
+import { formatContentHash } from "../../core/content-hash.js";
+import type { HashAlgorithm } from "../../core/types.js";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
-import { formatContentHash, type HashAlgorithm } from "../hashing/algorithms.js";
 import type { PresetName } from "../presets/presets.js";
 import { DEFAULT_SEARCH_LIMIT, type HashSearch, type StampSearch } from "../stamps/stamp-search.js";
 import {

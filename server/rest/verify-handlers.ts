@@ -1,9 +1,9 @@
+import { defaultHashAlgorithm, hashAlgorithms } from "../../core/content-hash.js";
 import { isStampDocument } from "../../core/format.js";
 import { DuplicateMemberError, parseIJson } from "../../core/i-json.js";
-import type { VerifyResult } from "../../core/types.js";
+import type { HashAlgorithm, VerifyResult } from "../../core/types.js";
 import type { AppContext } from "../context.js";
 import { ServiceError } from "../errors.js";
-import { defaultHashAlgorithm, type HashAlgorithm, hashAlgorithms } from "../hashing/algorithms.js";
 import type { StreamDigests } from "../hashing/hash-stream.js";
 import type { StampService } from "../stamps/stamp-service.js";
 import type { Handlers } from "./handler.js";

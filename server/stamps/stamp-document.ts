@@ -1,5 +1,5 @@
+import type { ContentHash } from "../../core/content-hash.js";
 import type { components } from "../../gen/openapi/types.js";
-import type { ContentHash } from "../hashing/algorithms.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { Annotations } from "./annotations.js";
 import { signBatch } from "./batch-signing.js";

@@ -1,5 +1,5 @@
+import type { ContentHash } from "../../core/content-hash.js";
 import type { components } from "../../gen/openapi/types.js";
-import type { ContentHash } from "../hashing/algorithms.js";
 
 export type StampDocument = components["schemas"]["StampDocument"];
 export type StampStatus = components["schemas"]["StampStatus"];

@@ -1,4 +1,4 @@
-import type { ContentHash } from "../hashing/algorithms.js";
+import type { ContentHash } from "../../core/content-hash.js";
 import type { HashMatch, StampRepository } from "./stamp-repository.js";
 
 /** Page size of a search that names none (REST `limit`, gRPC `page_size` 0). */

@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
+import { type ContentHash, formatContentHash } from "../../core/content-hash.js";
 import type { VerifyResult } from "../../core/types.js";
 import type { Clock } from "../clock.js";
 import { notFound, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { type ContentHash, formatContentHash } from "../hashing/algorithms.js";
 import { hashStream } from "../hashing/hash-stream.js";
 import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";

@@ -1,8 +1,8 @@
 import { checkStamp } from "../../core/check.js";
+import type { ContentHash } from "../../core/content-hash.js";
 import { jcs } from "../../core/jcs.js";
 import type { AnchorState, StampDocument, VerifyResult } from "../../core/types.js";
 import { merkle } from "../fingerprints/merkle.js";
-import type { ContentHash } from "../hashing/algorithms.js";
 import { verifyEd25519 } from "../keys/ed25519.js";
 import type { StampEvidence } from "../proofs/stamp-evidence.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";

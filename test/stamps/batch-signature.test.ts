@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseContentHashText } from "../../core/content-hash.js";
 import { verifyStamp } from "../../core/stamp.js";
-import { parseContentHash } from "../../server/hashing/algorithms.js";
 import type { StampView } from "../../server/stamps/stamp-view.js";
 import { connectClient, sha3, sha256 } from "../grpc/fixture.js";
 import { issueKey } from "../helpers/keys.js";
@@ -173,8 +173,8 @@ describe("a batch-signed stamp", () => {
     const { key, accountId } = await issueKey(svc);
     const identityId = await createIdentity(svc, key);
     const made = (await svc.service.stamps.service.createManyFromHash([
-      { contentHash: parseContentHash(sha256("authored 1")), accountId, identityId },
-      { contentHash: parseContentHash(sha256("authored 2")), accountId },
+      { contentHash: parseContentHashText(sha256("authored 1")), accountId, identityId },
+      { contentHash: parseContentHashText(sha256("authored 2")), accountId },
     ])) as StampView[];
     const [authored, plain] = made.map((v) => v.stamp.document);
     expect(authored!.signatures.author).toMatch(/^[0-9a-f]{128}$/);

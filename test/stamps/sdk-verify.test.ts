@@ -117,13 +117,13 @@ describe("verifyStamp, offline", () => {
 });
 
 describe("portability", () => {
-  it("sdk/src/verify imports nothing from Node (it must run in a browser)", () => {
-    const dir = new URL("../../sdk/src/verify/", import.meta.url);
+  it("core/ imports nothing from Node (the SDK's verification must run in a browser)", () => {
+    const dir = new URL("../../core/", import.meta.url);
     for (const file of readdirSync(dir)) {
       const source = readFileSync(new URL(file, dir), "utf8");
       const imports = [...source.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
       const allowed = (spec: string) =>
-        spec.startsWith("./") || spec.startsWith("../../../gen/") || /^(@noble\/|canonicalize$)/.test(spec);
+        spec.startsWith("./") || spec.startsWith("../gen/") || /^(@noble\/|canonicalize$)/.test(spec);
       expect(
         imports.filter((spec) => !allowed(spec)),
         file,
