@@ -25,7 +25,12 @@ const encoder = new TextEncoder();
 const ED25519 = 0x01;
 const SIGNATURE_PREFIX = "\u2014 ";
 
-/** The note text of a checkpoint (what is signed). */
+/**
+ * The note text of a checkpoint (what is signed).
+ *
+ * @example
+ * checkpointText({ origin: "stampd.example.com/log", treeSize: 1843, rootHash }); // "stampd.example.com/log\n1843\n<base64>\n"
+ */
 export function checkpointText(checkpoint: Checkpoint): string {
   return `${checkpoint.origin}\n${checkpoint.treeSize}\n${toBase64(checkpoint.rootHash)}\n`;
 }
@@ -44,6 +49,9 @@ export function signatureLine(keyName: string, publicKey: Uint8Array, signature:
 /**
  * The verifier key a client trusts, in the Go note package's text form:
  * `<name>+<8 hex key ID>+<base64(0x01 ‖ public key)>`.
+ *
+ * @example
+ * const pinned = verifierKey("stampd.example.com/log", ed25519PublicKey);
  */
 export function verifierKey(keyName: string, publicKey: Uint8Array): string {
   const id = bytesToHex(ed25519KeyId(keyName, publicKey));
@@ -85,7 +93,13 @@ function splitNote(note: string): { text: string; lines: string[] } {
   return { text: note.slice(0, at + 1), lines: note.slice(at + 2, -1).split("\n") };
 }
 
-/** Parses the checkpoint body; only the three mandatory lines are accepted. */
+/**
+ * Parses the checkpoint body, without checking a signature (`verifyCheckpoint` does); only the
+ * three mandatory lines are accepted.
+ *
+ * @example
+ * const { origin, treeSize } = parseCheckpoint(note.slice(0, note.indexOf("\n\n") + 1));
+ */
 export function parseCheckpoint(text: string): Checkpoint {
   const [origin, size, root, ...extensions] = text.slice(0, -1).split("\n");
   if (!origin || !size || !root || extensions.length > 0) throw new CheckpointError("malformed checkpoint");
@@ -101,6 +115,9 @@ export function parseCheckpoint(text: string): Checkpoint {
  * Verifies a signed checkpoint against trusted verifier keys and returns it. As the signed-note
  * spec requires, signatures of unknown keys are ignored, a known key's bad signature rejects the
  * note, and at least one trusted signature must verify.
+ *
+ * @example
+ * const { treeSize, rootHash } = await verifyCheckpoint(await client.log.checkpoint(), [pinnedLogKey]);
  */
 export async function verifyCheckpoint(note: string, trustedKeys: readonly string[]): Promise<Checkpoint> {
   const keys = trustedKeys.map(parseVerifierKey);

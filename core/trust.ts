@@ -38,6 +38,9 @@ const externalNames: Record<Exclude<AnchorType, "log">, string> = {
 /**
  * The score's lines for this evidence. The `log` anchor is the log inclusion itself, so it is
  * counted once, whether or not it was requested: every sealed batch goes into the log.
+ *
+ * @example
+ * for (const item of trustItems(evidence)) console.log(item.evidence, item.earned ? item.points : 0);
  */
 export function trustItems(evidence: TrustEvidence): TrustItem[] {
   const logged =

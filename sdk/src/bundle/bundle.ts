@@ -1,5 +1,5 @@
-import type { components } from "../../../gen/openapi/types.js";
 import { parseIJson } from "../../../core/i-json.js";
+import type { components } from "../../../gen/openapi/types.js";
 
 /** A proof bundle (`<name>.stampd.json`): the spec's `ProofBundle`. */
 export type ProofBundle = components["schemas"]["ProofBundle"];
@@ -42,7 +42,14 @@ export function parseProofBundle(text: string): ProofBundle {
   return bundle as ProofBundle;
 }
 
-/** Whether parsed JSON is meant as a proof bundle (has its format field), to tell it from a stamp file. */
+/**
+ * Whether parsed JSON is meant as a proof bundle (has its format field), to tell it from a stamp
+ * file; `parseProofBundle` then reads it or says why not.
+ *
+ * @example
+ * const value = JSON.parse(text);
+ * const bundle = looksLikeProofBundle(value) ? parseProofBundle(text) : undefined;
+ */
 export function looksLikeProofBundle(value: unknown): boolean {
   return typeof value === "object" && value !== null && "format" in value && "stamp" in value;
 }

@@ -103,7 +103,13 @@ async function checkToken(
   };
 }
 
-/** `genTime` and serial of a token (a `TimeStampResp` or a bare `TimeStampToken`) without verifying it. */
+/**
+ * `genTime` and serial of a token (a `TimeStampResp` or a bare `TimeStampToken`) without verifying
+ * it, to describe it (`stampd info`).
+ *
+ * @example
+ * const { genTime, serial } = readTimestampToken(fromBase64(bundle.timestamp.token));
+ */
 export function readTimestampToken(response: Uint8Array): { genTime: Date; serial: string } {
   const { info } = parseToken(response);
   return { genTime: info.genTime, serial: hexOf(info.serialNumber) };

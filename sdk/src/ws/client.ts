@@ -193,6 +193,9 @@ export class StampdSocket {
    * Stops following a channel: with `filters`, the subscription that has them; without, all on the
    * channel. While disconnected it answers locally: `removed` counts the subscriptions that will
    * not be restored.
+   *
+   * @example
+   * const { removed } = await socket.unsubscribe("stamp", { stamp_id: stampId });
    */
   async unsubscribe(channel: SubscriptionChannel, filters?: SubscriptionFilters): Promise<UnsubscribedData> {
     const whole = filters === undefined || Object.keys(filters).length === 0;
