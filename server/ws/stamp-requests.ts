@@ -1,3 +1,4 @@
+import { formatContentHash } from "../../core/content-hash.js";
 import type {
   StampCreatedData,
   StampRequestData,
@@ -5,7 +6,7 @@ import type {
   VerifyRequestData,
 } from "../../gen/asyncapi/index.js";
 import type { Principal } from "../auth/principal.js";
-import { formatContentHash, parseContentHash } from "../hashing/algorithms.js";
+import { contentHashArgument } from "../hashing/content-hash-argument.js";
 import type { RateLimiter } from "../ratelimit/limiter.js";
 import { refusalMessage } from "../ratelimit/rate-limited.js";
 import { metadataAsText } from "../stamps/annotations.js";
@@ -31,7 +32,7 @@ export class StampRequests {
     await this.charge(principal, "/stamps");
     const view = await this.stamps.createFromHash({
       accountId: principal.accountId,
-      contentHash: parseContentHash(contentHash),
+      contentHash: contentHashArgument(contentHash, "contentHash"),
       metadata: metadata && metadataAsText(metadata),
     });
     return createdData(view.stamp);
@@ -44,7 +45,9 @@ export class StampRequests {
   ): Promise<VerificationResultData> {
     await this.charge(principal, "/verify");
     const { stamp } = await this.stamps.get(stampId);
-    const result = await this.stamps.verifyById(stampId, { contentHash: parseContentHash(contentHash) });
+    const result = await this.stamps.verifyById(stampId, {
+      contentHash: contentHashArgument(contentHash, "contentHash"),
+    });
     return {
       stampId,
       contentHash,
