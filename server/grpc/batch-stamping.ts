@@ -1,7 +1,5 @@
 import { ulid } from "ulid";
 import { ServiceError } from "../errors.js";
-import type { EventBus } from "../events/bus.js";
-import { BatchProgress } from "../stamps/batch-progress.js";
 import type { HashStampRequest, StampService } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
 
@@ -26,10 +24,9 @@ export const newStampingBatchId = (): string => `bat_${ulid()}`;
  */
 export async function stampBatch(
   stamps: StampService,
-  events: EventBus,
   batch: StampingBatch,
 ): Promise<Array<StampView | ServiceError>> {
-  const progress = new BatchProgress(events, batch, batch.items.length);
+  const progress = stamps.trackBatch(batch, batch.items.length);
   const requests = batch.items.filter((item): item is HashStampRequest => !(item instanceof ServiceError));
   progress.advance(batch.items.length - requests.length);
   const created = await stamps.createManyFromHash(requests, { progress });

@@ -31,7 +31,7 @@ import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { contentHashArgument } from "../hashing/content-hash-argument.js";
 import type { Readiness } from "../health/readiness.js";
-import { BatchProgress } from "../stamps/batch-progress.js";
+import type { BatchProgress } from "../stamps/batch-progress.js";
 import type { StampSearch } from "../stamps/stamp-search.js";
 import type { StampService as Stamps } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
@@ -114,7 +114,7 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
       accountId: principal.accountId,
       items: req.items.map((item) => refusalOr(() => toHashStampRequest(item, principal.accountId))),
     };
-    const results = await stampBatch(this.deps.stamps, this.deps.events, batch);
+    const results = await stampBatch(this.deps.stamps, batch);
     const created = results.filter((r): r is StampView => !(r instanceof ServiceError));
     return create(BatchStampResponseSchema, {
       stamps: created.map(toStampMessage),
@@ -170,7 +170,7 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     if (given === null) return undefined;
     const id = requireBatchId(given);
     ctx.responseHeader.set("x-batch-id", id);
-    return new BatchProgress(this.deps.events, { id, accountId }, 0, STREAM_PROGRESS_STEP);
+    return this.deps.stamps.trackBatch({ id, accountId }, 0, STREAM_PROGRESS_STEP);
   }
 
   healthCheck(req: HealthCheckRequest): HealthCheckResponse {

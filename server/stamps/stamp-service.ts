@@ -9,7 +9,7 @@ import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { StampEvidence, StampEvidenceSource } from "../proofs/stamp-evidence.js";
 import { type Annotations, normalizeAnnotations } from "./annotations.js";
-import type { BatchProgress } from "./batch-progress.js";
+import { BatchProgress } from "./batch-progress.js";
 import { type StampFingerprinter, tee } from "./fingerprinter.js";
 import {
   type BatchDraft,
@@ -184,6 +184,15 @@ export class StampService {
       sizeBytes: upload.size,
       fingerprint: upload.fingerprint,
     });
+  }
+
+  /**
+   * The `batch_progress` events of a batch of `total` items (gRPC BatchStamp, or a StreamStamps
+   * call given a batch id, whose total grows as its requests arrive), published by this domain on
+   * its event bus: pass it to `createManyFromHash` and `finish` it once the batch's stamps are stored.
+   */
+  trackBatch(batch: { id: string; accountId: string | null }, total: number, step?: number): BatchProgress {
+    return new BatchProgress(this.deps.events, batch, total, step);
   }
 
   /** Stamps a client-supplied hash; no document, so no size and no fingerprint. */
