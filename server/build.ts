@@ -47,6 +47,7 @@ import type { Handlers } from "./rest/handler.js";
 import { healthHandlers } from "./rest/health-handlers.js";
 import { createHttpServer } from "./rest/http-server.js";
 import { logHandlers } from "./rest/log-handlers.js";
+import { logTileHandlers } from "./rest/log-tile-handlers.js";
 import { metricsHandlers, metricsOnRestPort } from "./rest/metrics-handlers.js";
 import { createMetricsServer } from "./rest/metrics-server.js";
 import { pageHandlers } from "./rest/page-handlers.js";
@@ -150,6 +151,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     ...explorerHandlers(vault.explorer, config.VAULT_FEE_CURRENCY),
     ...fingerprintHandlers(ctx),
     ...logHandlers(proofs),
+    ...logTileHandlers(proofs.log),
     ...proofHandlers(proofs.service),
     ...pageHandlers(ctx, { stamps: stamps.service, explorer: vault.explorer, ws }),
   };

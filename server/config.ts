@@ -145,6 +145,8 @@ export const configSchema = z
         "must be non-empty, without spaces or '+' (a schema-less URL such as example.com/log)",
       )
       .optional(),
+    // The log as C2SP tiles (docs/log-tiles.md), mirrored into this folder for a static server.
+    LOG_TILES_DIR: z.string().min(1).optional(),
     TSA_URL: z.url().optional(),
     TSA_CA_FILE: z.string().min(1).optional(),
     OTS_CALENDAR_URLS: list.pipe(z.array(z.url())).optional(),

@@ -1043,6 +1043,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/tiles/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tiled log's checkpoint (C2SP tlog-tiles)
+         * @description The log as C2SP tiles (c2sp.org/tlog-tiles, docs/log-tiles.md) lives under `/log/tiles/`:
+         *     this checkpoint, the hash tiles `tile/<L>/<N>[.p/<W>]` and the entry bundles
+         *     `tile/entries/<N>[.p/<W>]`. The checkpoint is the same signed note as `GET /log/checkpoint`;
+         *     every tile of its tree is stored before it is served. It changes as the log grows, so it is
+         *     cached for a few seconds only.
+         */
+        get: operations["getLogTilesCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tiles/tile/{level}/{s1}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile whose index fits one segment
+         * @description A tile of the tiled log (c2sp.org/tlog-tiles, docs/log-tiles.md). `level` is a hash tile
+         *     level (0 to 63) or `entries`; the tile index N follows in groups of three digits, every
+         *     group but the last prefixed with `x` (1234067: `x001/x234/067`), and a partial tile of
+         *     width W < 256 ends in `.p/<W>` (`067.p/12`). A level-L hash tile holds up to 256 hashes of
+         *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
+         *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
+         *     bytes. The grammar spans a variable number of path segments, so it is written as one path
+         *     per segment count (this one: a full tile with N < 1000, `tile/0/067`). 404: a tile not written (yet), or a partial tile
+         *     replaced by its full tile (read that one instead).
+         */
+        get: operations["getLogTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tiles/tile/{level}/{s1}/{s2}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile of two index segments
+         * @description A tile of the tiled log (c2sp.org/tlog-tiles, docs/log-tiles.md). `level` is a hash tile
+         *     level (0 to 63) or `entries`; the tile index N follows in groups of three digits, every
+         *     group but the last prefixed with `x` (1234067: `x001/x234/067`), and a partial tile of
+         *     width W < 256 ends in `.p/<W>` (`067.p/12`). A level-L hash tile holds up to 256 hashes of
+         *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
+         *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
+         *     bytes. The grammar spans a variable number of path segments, so it is written as one path
+         *     per segment count (this one: N < 1000 partial, `tile/0/067.p/12`, or N < 10^6 full, `tile/0/x001/067`). 404: a tile not written (yet), or a partial tile
+         *     replaced by its full tile (read that one instead).
+         */
+        get: operations["getLogTile2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tiles/tile/{level}/{s1}/{s2}/{s3}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile of three index segments
+         * @description A tile of the tiled log (c2sp.org/tlog-tiles, docs/log-tiles.md). `level` is a hash tile
+         *     level (0 to 63) or `entries`; the tile index N follows in groups of three digits, every
+         *     group but the last prefixed with `x` (1234067: `x001/x234/067`), and a partial tile of
+         *     width W < 256 ends in `.p/<W>` (`067.p/12`). A level-L hash tile holds up to 256 hashes of
+         *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
+         *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
+         *     bytes. The grammar spans a variable number of path segments, so it is written as one path
+         *     per segment count (this one: N < 10^6 partial or N < 10^9 full). 404: a tile not written (yet), or a partial tile
+         *     replaced by its full tile (read that one instead).
+         */
+        get: operations["getLogTile3"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tiles/tile/{level}/{s1}/{s2}/{s3}/{s4}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile of four index segments
+         * @description A tile of the tiled log (c2sp.org/tlog-tiles, docs/log-tiles.md). `level` is a hash tile
+         *     level (0 to 63) or `entries`; the tile index N follows in groups of three digits, every
+         *     group but the last prefixed with `x` (1234067: `x001/x234/067`), and a partial tile of
+         *     width W < 256 ends in `.p/<W>` (`067.p/12`). A level-L hash tile holds up to 256 hashes of
+         *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
+         *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
+         *     bytes. The grammar spans a variable number of path segments, so it is written as one path
+         *     per segment count (this one: N < 10^9 partial or N < 10^12 full). 404: a tile not written (yet), or a partial tile
+         *     replaced by its full tile (read that one instead).
+         */
+        get: operations["getLogTile4"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tsa/ca.pem": {
         parameters: {
             query?: never;
@@ -2430,6 +2566,31 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+         * @example 0
+         */
+        TileLevelPath: string;
+        /**
+         * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+         * @example 000
+         */
+        TileSegment1Path: string;
+        /**
+         * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+         * @example 000
+         */
+        TileSegment2Path: string;
+        /**
+         * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+         * @example 000
+         */
+        TileSegment3Path: string;
+        /**
+         * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+         * @example 000
+         */
+        TileSegment4Path: string;
         /**
          * @description The stamp id.
          * @example stp_01JD3X7Q6V9M2K8T4R5N0B1C2D
@@ -4800,6 +4961,246 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogTilesCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoint. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=5` */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example stampd.example.com/log
+                     *     1843
+                     *     037kGJdt2VdTwcc4YrOTj6Kiz5tP8P3+izDNlSCWFLc=
+                     *
+                     *     — stampd.example.com/log ihlUxqaNwkdaKpdYJH0tRr9Ilz4F5r1k7ryZ4fqSoF6xMqFcx1i8wOMh1hOjeSA9PO89d3HAhGGwl6mQ7HRTH/lhWf0=
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogTile2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s2: components["parameters"]["TileSegment2Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogTile3: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s2: components["parameters"]["TileSegment2Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s3: components["parameters"]["TileSegment3Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getLogTile4: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s2: components["parameters"]["TileSegment2Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s3: components["parameters"]["TileSegment3Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s4: components["parameters"]["TileSegment4Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };

@@ -8,9 +8,17 @@ export {
   verifierKey,
   verifyCheckpoint,
 } from "../../core/checkpoint.js";
+// The log as C2SP tiles: read from the service or any mirror, verified, monitored for forks.
+export { decodeEntryBundle, EntryBundleError, encodeEntryBundle } from "../../core/entry-bundle.js";
 // Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
 export { type FingerprintProofResult, verifyFingerprintProof } from "../../core/fingerprint-proof.js";
 export { type DuplicateMember, DuplicateMemberError, parseIJson } from "../../core/i-json.js";
+export {
+  type ForkEvidence,
+  LogForkError,
+  LogMonitor,
+  type Observation,
+} from "../../core/log-monitor.js";
 export {
   consistencyProof,
   inclusionProof,
@@ -28,6 +36,15 @@ export {
   type VerifyProofOptions,
   verifyStampProof,
 } from "../../core/stamp-proof.js";
+export { parseTilePath, TILE_WIDTH, TilePathError, type TileRef, tilePath } from "../../core/tile-path.js";
+export { httpTileSource, TiledLog, TileError, type TileSource } from "../../core/tiled-log.js";
+export {
+  consistentInTiles,
+  type TiledStampOptions,
+  tiledCheckpoint,
+  verifyEntryInTiles,
+  verifyStampInTiles,
+} from "../../core/tiled-log-checks.js";
 export {
   TRUST_RULE,
   type TrustEvidence,

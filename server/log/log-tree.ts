@@ -29,6 +29,13 @@ export class LogTree {
     return this.levels[0]![index]!;
   }
 
+  /** The hash of the complete subtree of leaves [index·2^level, (index+1)·2^level). */
+  subtree(level: number, index: number): Uint8Array {
+    const node = this.levels[level]?.[index];
+    if (!node) throw new RangeError(`no complete subtree ${index} of 2^${level} leaves in ${this.size}`);
+    return node;
+  }
+
   /** MTH of the first `size` leaves. */
   root(size = this.size): Uint8Array {
     this.checkSize(size);

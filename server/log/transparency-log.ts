@@ -4,6 +4,7 @@ import type { Clock } from "../clock.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { LogRepository, StoredCheckpoint } from "./log-repository.js";
+import type { LogTiles } from "./log-tiles.js";
 import { LogTree } from "./log-tree.js";
 
 const encoder = new TextEncoder();
@@ -26,6 +27,8 @@ export class TransparencyLog {
     private readonly signer: Signer,
     readonly origin: string,
     private readonly clock: Clock,
+    /** The log as C2SP tiles (docs/log-tiles.md). */
+    readonly tiles: LogTiles,
   ) {}
 
   /** The key clients pin: `<origin>+<key id>+<base64 key>`. */
@@ -37,14 +40,21 @@ export class TransparencyLog {
     return this.signer.publicKey;
   }
 
-  /** Appends the batches sealed since the last call and signs a checkpoint of the new size. */
+  /**
+   * Appends the batches sealed since the last call and signs a checkpoint of the new size, after
+   * writing its tiles (so the tiled log never serves a checkpoint without them); then mirrors them.
+   */
   async sequence(): Promise<StoredCheckpoint> {
     await this.repo.appendSealed(this.clock.now(), rootLeafHash);
     await this.catchUp();
     const latest = await this.repo.latestCheckpoint();
-    if (latest && latest.treeSize >= this.tree.size) return latest;
-    const checkpoint = this.sign(this.tree.size);
-    await this.repo.saveCheckpoint(checkpoint);
+    await this.tiles.extend(this.tree, latest?.treeSize ?? 0);
+    let checkpoint = latest;
+    if (!checkpoint || checkpoint.treeSize < this.tree.size) {
+      checkpoint = this.sign(this.tree.size);
+      await this.repo.saveCheckpoint(checkpoint);
+    }
+    await this.tiles.mirrorTo(checkpoint);
     return checkpoint;
   }
 

@@ -21,6 +21,7 @@ const repositories: Record<Repository, true> = {
   idempotency: true,
   proofs: true,
   log: true,
+  logTiles: true,
   anchors: true,
 };
 

@@ -4,6 +4,7 @@ import type { Clock } from "../clock.js";
 import type { IdempotencyRepository } from "../idempotency/idempotency-repository.js";
 import type { IdentityRepository } from "../identities/identity-repository.js";
 import type { LogRepository } from "../log/log-repository.js";
+import type { LogTileRepository } from "../log/log-tile-repository.js";
 import type { ProofRepository } from "../proofs/proof-repository.js";
 import type { StampRepository } from "../stamps/stamp-repository.js";
 import type { VaultRepository } from "../vault/vault-repository.js";
@@ -39,6 +40,8 @@ export interface Store {
   readonly proofs: ProofRepository;
   /** The transparency log over batch roots and its signed checkpoints. */
   readonly log: LogRepository;
+  /** The log as C2SP tiles: the files of the tiled log by path. */
+  readonly logTiles: LogTileRepository;
   /** Anchor records of batches (log, rfc3161, bitcoin, ethereum). */
   readonly anchors: AnchorRepository;
 }

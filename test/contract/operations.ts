@@ -641,6 +641,26 @@ export const operations: Record<OperationId, OperationContract> = {
       },
     ],
   }),
+  getLogTilesCheckpoint: op({
+    call: (c, o) => c.client.log.tilesCheckpoint(o),
+    check: (b) => expect(b).toMatch(/^\S+\n\d+\n[A-Za-z0-9+/]{43}=\n\n\u2014 /),
+  }),
+  // A small log has partial tiles only (two segments: `000.p/<W>`); full tiles and the longer
+  // index forms are read over HTTP by test/log/tiles.test.ts, whose logs grow to 70 000 entries.
+  getLogTile: op({ call: (c, o) => c.client.log.tile("tile/0/000", o) }),
+  getLogTile2: op({
+    call: async (c, o) => {
+      if (!real(c)) return c.client.log.tile("tile/0/000.p/1", o);
+      await c.fx.confirmedStampId();
+      const size = Number((await c.client.log.tilesCheckpoint()).split("\n")[1]);
+      return c.client.log.tile(`tile/0/000.p/${size}`, o);
+    },
+    check: (b, c) => {
+      if (real(c)) expect(b.length % 32).toBe(0);
+    },
+  }),
+  getLogTile3: op({ call: (c, o) => c.client.log.tile("tile/0/x001/x000/000", o) }),
+  getLogTile4: op({ call: (c, o) => c.client.log.tile("tile/0/x001/x000/x000/000", o) }),
   getTsaCertificate: op({
     call: (c, o) => c.client.log.tsaCertificate(o),
     check: (b) => expect(b).toContain("-----BEGIN CERTIFICATE-----"),

@@ -74,6 +74,53 @@ export class Log extends APIResource {
   }
 
   /**
+   * `GET /log/tiles/checkpoint`: the tiled log's checkpoint (the same signed note as `checkpoint()`).
+   *
+   * @example
+   * const note = await client.log.tilesCheckpoint();
+   */
+  tilesCheckpoint(options?: RequestOptions): Promise<string> {
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/log/tiles/checkpoint", { ...init, parseAs: "text" }),
+      options,
+    );
+  }
+
+  /**
+   * `GET /log/tiles/tile/…`: a hash tile or entry bundle by its C2SP path (see `tilePath`). To read
+   * and verify the whole tiled log, from the service or any mirror, use `TiledLog`.
+   *
+   * @example
+   * const bytes = await client.log.tile(tilePath({ level: 0, index: 0, width: 12 })); // 12 leaf hashes
+   */
+  tile(path: string, options?: RequestOptions): Promise<Uint8Array> {
+    const [, level, ...segments] = path.split("/");
+    const [s1 = "", s2 = "", s3 = "", s4 = ""] = segments;
+    const get = (init: object) => {
+      const asBytes = { ...init, parseAs: "arrayBuffer" as const };
+      const base = { level: level ?? "", s1 };
+      if (segments.length === 1)
+        return this.http.GET("/log/tiles/tile/{level}/{s1}", { ...asBytes, params: { path: base } });
+      if (segments.length === 2)
+        return this.http.GET("/log/tiles/tile/{level}/{s1}/{s2}", {
+          ...asBytes,
+          params: { path: { ...base, s2 } },
+        });
+      if (segments.length === 3)
+        return this.http.GET("/log/tiles/tile/{level}/{s1}/{s2}/{s3}", {
+          ...asBytes,
+          params: { path: { ...base, s2, s3 } },
+        });
+      return this.http.GET("/log/tiles/tile/{level}/{s1}/{s2}/{s3}/{s4}", {
+        ...asBytes,
+        params: { path: { ...base, s2, s3, s4 } },
+      });
+    };
+    return this.core.request("GET", get, options).then((buffer) => new Uint8Array(buffer as ArrayBuffer));
+  }
+
+  /**
    * `GET /tsa/ca.pem`: the CA certificate of the service's RFC 3161 time-stamp authority, PEM.
    *
    * @example

@@ -7,6 +7,7 @@ import { PostgresAuthRepository } from "./postgres-auth-repository.js";
 import { PostgresIdempotencyRepository } from "./postgres-idempotency-repository.js";
 import { PostgresIdentityRepository } from "./postgres-identity-repository.js";
 import { PostgresLogRepository } from "./postgres-log-repository.js";
+import { PostgresLogTileRepository } from "./postgres-log-tile-repository.js";
 import { PostgresProofRepository } from "./postgres-proof-repository.js";
 import { PostgresStampRepository } from "./postgres-stamp-repository.js";
 import { PostgresVaultRepository } from "./postgres-vault-repository.js";
@@ -26,6 +27,7 @@ export class PostgresStore implements Store {
   readonly idempotency: PostgresIdempotencyRepository;
   readonly proofs: PostgresProofRepository;
   readonly log: PostgresLogRepository;
+  readonly logTiles: PostgresLogTileRepository;
   readonly anchors: PostgresAnchorRepository;
   private databaseClock: DatabaseClock | undefined;
 
@@ -41,6 +43,7 @@ export class PostgresStore implements Store {
     this.idempotency = new PostgresIdempotencyRepository(this.pool);
     this.proofs = new PostgresProofRepository(this.pool);
     this.log = new PostgresLogRepository(this.pool);
+    this.logTiles = new PostgresLogTileRepository(this.pool);
     this.anchors = new PostgresAnchorRepository(this.pool);
   }
 

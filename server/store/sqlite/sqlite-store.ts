@@ -7,6 +7,7 @@ import { SqliteAuthRepository } from "./sqlite-auth-repository.js";
 import { SqliteIdempotencyRepository } from "./sqlite-idempotency-repository.js";
 import { SqliteIdentityRepository } from "./sqlite-identity-repository.js";
 import { SqliteLogRepository } from "./sqlite-log-repository.js";
+import { SqliteLogTileRepository } from "./sqlite-log-tile-repository.js";
 import { SqliteProofRepository } from "./sqlite-proof-repository.js";
 import { SqliteStampRepository } from "./sqlite-stamp-repository.js";
 import { SqliteVaultRepository } from "./sqlite-vault-repository.js";
@@ -27,6 +28,7 @@ export class SqliteStore implements Store {
   readonly idempotency: SqliteIdempotencyRepository;
   readonly proofs: SqliteProofRepository;
   readonly log: SqliteLogRepository;
+  readonly logTiles: SqliteLogTileRepository;
   readonly anchors: SqliteAnchorRepository;
 
   constructor(readonly path: string) {
@@ -50,6 +52,7 @@ export class SqliteStore implements Store {
     this.idempotency = new SqliteIdempotencyRepository(this.db);
     this.proofs = new SqliteProofRepository(this.db);
     this.log = new SqliteLogRepository(this.db);
+    this.logTiles = new SqliteLogTileRepository(this.db);
     this.anchors = new SqliteAnchorRepository(this.db);
   }
 

@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+/** Where the tiled log is copied so that something other than stampd can serve it (`LOG_TILES_DIR`). */
+export interface TileMirror {
+  /** For log lines: the folder or bucket. */
+  readonly name: string;
+  /** Clears what an interrupted earlier run left half-written; called before the first write. */
+  recover(): Promise<void>;
+  has(path: string): Promise<boolean>;
+  /** Writes a tile (or the checkpoint) so that a reader sees the old file or the new one, never part. */
+  write(path: string, data: Uint8Array): Promise<void>;
+  /** Writes the checkpoint last, after its tiles; never replaces one of a larger tree. */
+  writeCheckpoint(note: string, treeSize: number): Promise<void>;
+  /** Removes the partial versions of a tile that is full now (`<tile path>.p/`). */
+  removePartials(fullTilePath: string): Promise<void>;
+}
+
+/**
+ * The tiled log in a folder, laid out as served (`checkpoint`, `tile/…`), for a static web server
+ * or a CDN origin. Each file is written to `.tmp/` inside the folder (same file system), flushed,
+ * renamed over its path and the folder flushed: a crash leaves the old file or the new one whole,
+ * and at worst a stray file in `.tmp/`, which recover() deletes at the next start.
+ */
+export class DirectoryTileMirror implements TileMirror {
+  constructor(private readonly dir: string) {}
+
+  get name(): string {
+    return this.dir;
+  }
+
+  async recover(): Promise<void> {
+    await rm(this.temporaryDir, { recursive: true, force: true });
+    await mkdir(this.temporaryDir, { recursive: true });
+  }
+
+  async has(path: string): Promise<boolean> {
+    return stat(join(this.dir, path)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async write(path: string, data: Uint8Array): Promise<void> {
+    const target = join(this.dir, path);
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = join(this.temporaryDir, randomBytes(8).toString("hex"));
+    try {
+      const file = await open(temporary, "wx", 0o644);
+      try {
+        await file.writeFile(data);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temporary, target);
+    } catch (err) {
+      await rm(temporary, { force: true });
+      throw err;
+    }
+    await syncDirectory(dirname(target));
+  }
+
+  // Another instance mirroring into the same folder may have written a larger tree's already.
+  async writeCheckpoint(note: string, treeSize: number): Promise<void> {
+    const current = await readFile(join(this.dir, "checkpoint"), "utf8").catch(() => "");
+    if (Number(current.split("\n")[1] ?? -1) > treeSize) return;
+    await this.write("checkpoint", new TextEncoder().encode(note));
+  }
+
+  async removePartials(fullTilePath: string): Promise<void> {
+    await rm(join(this.dir, `${fullTilePath}.p`), { recursive: true, force: true });
+  }
+
+  private get temporaryDir(): string {
+    return join(this.dir, ".tmp");
+  }
+}
+
+/** fsync of a folder, so the rename in it survives a power loss. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
