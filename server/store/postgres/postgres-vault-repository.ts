@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { decimal, formatDecimal, parseMinorUnits, toMinorUnits } from "../../vault/fees/decimal.js";
+import { decimal, formatDecimal, toMinorUnits } from "../../vault/fees/decimal.js";
 import type { VaultState } from "../../vault/state.js";
 import type {
   ClaimRequest,
@@ -14,15 +14,24 @@ import type {
   VaultStats,
   WriteOutcome,
 } from "../../vault/vault-repository.js";
+import { postgresEncoding } from "../rows/values.js";
+import {
+  feeTotalOf,
+  outcomeOf,
+  patchAssignments,
+  Rollback,
+  type VaultRow,
+  vaultOf,
+  vaultParams,
+} from "../rows/vault-rows.js";
 import { transaction } from "./transaction.js";
-import { patchAssignments, toRecord, type VaultRow, vaultColumns } from "./vault-rows.js";
 
-/** Thrown inside a transaction to roll it back; never escapes this file. */
-class Rollback extends Error {
-  constructor(readonly outcome: "stale" | "receipt_used" | "proof_used") {
-    super(outcome);
-  }
-}
+/** Every column of a vault but its key, and its group's interval. */
+const vaultColumns = `v.id, v.account_id, v.state, v.recipient_public_key, v.heartbeat_deadline,
+  v.allow_manual_release, v.content_uris, v.metadata, v.created_at, v.deadline, v.last_heartbeat,
+  v.heartbeat_count, v.group_id, v.released_at, v.release_reason, v.retrieved_at, v.burned_at,
+  v.burn_reason, v.burn_note, v.version,
+  (SELECT g.interval_seconds FROM vault_groups g WHERE g.id = v.group_id) AS group_interval`;
 
 /**
  * Vaults in PostgreSQL, shared by every instance. Owner writes are conditional on `version` (a
@@ -44,21 +53,7 @@ export class PostgresVaultRepository implements VaultRepository {
         `INSERT INTO vaults (id, account_id, state, encrypted_key, recipient_public_key, heartbeat_deadline,
            allow_manual_release, content_uris, metadata, created_at, deadline, heartbeat_count, version)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          vault.id,
-          vault.accountId,
-          vault.state,
-          encryptedKey,
-          vault.recipientPublicKey,
-          vault.heartbeatDeadline,
-          vault.allowManualRelease,
-          JSON.stringify(vault.contentUris),
-          JSON.stringify(vault.metadata),
-          vault.createdAt,
-          vault.deadline,
-          vault.heartbeatCount,
-          vault.version,
-        ],
+        Object.values(vaultParams(vault, encryptedKey, postgresEncoding)),
       );
     });
   }
@@ -67,7 +62,7 @@ export class PostgresVaultRepository implements VaultRepository {
     const { rows } = await this.pool.query<VaultRow>(`SELECT ${vaultColumns} FROM vaults v WHERE v.id = $1`, [
       id,
     ]);
-    return rows[0] && toRecord(rows[0]);
+    return rows[0] && vaultOf(rows[0]);
   }
 
   async update(changes: VaultChange[], payment?: FeePayment): Promise<WriteOutcome> {
@@ -131,7 +126,7 @@ export class PostgresVaultRepository implements VaultRepository {
         params,
       ),
     ]);
-    return { items: page.rows.map(toRecord), total: count.rows[0]!.total };
+    return { items: page.rows.map(vaultOf), total: count.rows[0]!.total };
   }
 
   async stats(currency: string): Promise<VaultStats> {
@@ -145,10 +140,8 @@ export class PostgresVaultRepository implements VaultRepository {
       [currency],
     );
     const { fees, ...counts } = rows[0]!;
-    // NUMERIC(1000, 0) prints digits only, which BigInt reads at any length.
-    const total = parseMinorUnits(fees ?? "0");
-    if (!total) throw new Error(`fee total of ${currency} is not a count of units: ${fees}`);
-    return { ...counts, feesCollected: formatDecimal(total) };
+    // NUMERIC(1000, 0) prints digits only.
+    return { ...counts, feesCollected: formatDecimal(feeTotalOf(currency, fees)) };
   }
 
   async countByState(): Promise<Partial<Record<VaultState, number>>> {
@@ -207,20 +200,13 @@ export class PostgresVaultRepository implements VaultRepository {
        SELECT * FROM moved ORDER BY deadline, id`,
       values,
     );
-    return rows.map(toRecord);
+    return rows.map(vaultOf);
   }
 
-  /** Runs `work` in a transaction; a Rollback becomes its outcome, anything else propagates. */
-  private async transaction<O extends Rollback["outcome"]>(
+  private transaction<O extends Rollback["outcome"]>(
     work: (client: pg.PoolClient) => Promise<void>,
   ): Promise<"applied" | O> {
-    try {
-      await transaction(this.pool, work);
-      return "applied";
-    } catch (err) {
-      if (err instanceof Rollback) return err.outcome as O;
-      throw err;
-    }
+    return outcomeOf(() => transaction(this.pool, work));
   }
 }
 
@@ -234,10 +220,9 @@ function idValues(claim: ClaimRequest): unknown[] {
 
 /** Applies one versioned change, or rolls the transaction back as stale; returns `returning`'s value. */
 async function applyChange(client: pg.PoolClient, change: VaultChange, returning = "id"): Promise<string> {
-  const { sql, values } = patchAssignments(change.set, 3);
-  const assignments = sql ? `${sql}, version = version + 1` : "version = version + 1";
+  const { sql, values } = patchAssignments(change.set, postgresEncoding, (n) => `$${n + 2}`);
   const { rows } = await client.query<{ value: string }>(
-    `UPDATE vaults SET ${assignments} WHERE id = $1 AND version = $2 RETURNING ${returning} AS value`,
+    `UPDATE vaults SET ${sql} WHERE id = $1 AND version = $2 RETURNING ${returning} AS value`,
     [change.id, change.version, ...values],
   );
   if (rows.length !== 1) throw new Rollback("stale");

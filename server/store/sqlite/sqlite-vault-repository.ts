@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { decimal, formatDecimal, parseMinorUnits, toMinorUnits } from "../../vault/fees/decimal.js";
+import { decimal, formatDecimal, toMinorUnits } from "../../vault/fees/decimal.js";
 import type { VaultState } from "../../vault/state.js";
 import type {
   ClaimRequest,
@@ -14,17 +14,20 @@ import type {
   VaultStats,
   WriteOutcome,
 } from "../../vault/vault-repository.js";
-import { patchAssignments, toRecord, type VaultRow } from "./vault-rows.js";
+import { sqliteEncoding } from "../rows/values.js";
+import {
+  feeTotalOf,
+  outcomeOf,
+  patchAssignments,
+  Rollback,
+  type VaultRow,
+  vaultOf,
+  vaultParams,
+} from "../rows/vault-rows.js";
+import { preparedOnFirstUse, StatementCache } from "./statements.js";
 
 const selectVault = `SELECT v.*, g.interval_seconds AS group_interval
   FROM vaults v LEFT JOIN vault_groups g ON g.id = v.group_id`;
-
-/** Thrown inside a transaction to roll it back; never escapes this file. */
-class Rollback extends Error {
-  constructor(readonly outcome: "stale" | "receipt_used" | "proof_used") {
-    super(outcome);
-  }
-}
 
 /**
  * Vaults in SQLite. One process writes (better-sqlite3 is synchronous), so a transaction or a
@@ -32,14 +35,13 @@ class Rollback extends Error {
  * domain's read-check-write is safe against a concurrent instance on the same file.
  */
 export class SqliteVaultRepository implements VaultRepository {
-  private statements?: ReturnType<typeof prepare>;
-  private readonly dynamic = new Map<string, Database.Statement>();
+  private readonly sql: () => ReturnType<typeof prepare>;
+  /** Statements whose text depends on the call (patches, claims). */
+  private readonly dynamic: StatementCache<string>;
 
-  constructor(private readonly db: Database.Database) {}
-
-  private get sql() {
-    this.statements ??= prepare(this.db);
-    return this.statements;
+  constructor(private readonly db: Database.Database) {
+    this.sql = preparedOnFirstUse(db, prepare);
+    this.dynamic = new StatementCache(db, (text) => text);
   }
 
   async insert(
@@ -49,27 +51,13 @@ export class SqliteVaultRepository implements VaultRepository {
   ): Promise<"applied" | "receipt_used"> {
     return this.transaction<"receipt_used">(() => {
       if (payment) this.recordPayment(payment);
-      this.sql.insert.run({
-        id: vault.id,
-        account_id: vault.accountId,
-        state: vault.state,
-        encrypted_key: encryptedKey,
-        recipient_public_key: vault.recipientPublicKey,
-        heartbeat_deadline: vault.heartbeatDeadline,
-        allow_manual_release: vault.allowManualRelease ? 1 : 0,
-        content_uris: JSON.stringify(vault.contentUris),
-        metadata: JSON.stringify(vault.metadata),
-        created_at: vault.createdAt.toISOString(),
-        deadline: vault.deadline.toISOString(),
-        heartbeat_count: vault.heartbeatCount,
-        version: vault.version,
-      });
+      this.sql().insert.run(vaultParams(vault, encryptedKey, sqliteEncoding));
     });
   }
 
   async find(id: string): Promise<VaultRecord | undefined> {
-    const row = this.sql.find.get(id) as VaultRow | undefined;
-    return row && toRecord(row);
+    const row = this.sql().find.get(id) as VaultRow | undefined;
+    return row && vaultOf(row);
   }
 
   async update(changes: VaultChange[], payment?: FeePayment): Promise<WriteOutcome> {
@@ -84,10 +72,10 @@ export class SqliteVaultRepository implements VaultRepository {
   async retrieve(change: VaultChange, proof: UsedProof): Promise<RetrieveOutcome> {
     let encryptedKey = "";
     const outcome = await this.transaction<"stale" | "proof_used">(() => {
-      const fresh = this.sql.useProof.run(proof.digest, proof.expiresAt.toISOString()).changes === 1;
+      const fresh = this.sql().useProof.run(proof.digest, proof.expiresAt.toISOString()).changes === 1;
       if (!fresh) throw new Rollback("proof_used");
       this.applyChange(change);
-      encryptedKey = (this.sql.readKey.get(change.id) as { encrypted_key: string }).encrypted_key;
+      encryptedKey = (this.sql().readKey.get(change.id) as { encrypted_key: string }).encrypted_key;
     });
     return outcome === "applied" ? { outcome, encryptedKey } : { outcome };
   }
@@ -97,7 +85,7 @@ export class SqliteVaultRepository implements VaultRepository {
     members: { id: string; version: number }[],
   ): Promise<"applied" | "stale"> {
     return this.transaction<"stale">(() => {
-      this.sql.insertGroup.run(
+      this.sql().insertGroup.run(
         group.id,
         group.accountId,
         group.name,
@@ -105,7 +93,7 @@ export class SqliteVaultRepository implements VaultRepository {
         group.createdAt.toISOString(),
       );
       for (const m of members) {
-        if (this.sql.joinGroup.run(group.id, m.id, m.version).changes !== 1) throw new Rollback("stale");
+        if (this.sql().joinGroup.run(group.id, m.id, m.version).changes !== 1) throw new Rollback("stale");
       }
     });
   }
@@ -117,18 +105,18 @@ export class SqliteVaultRepository implements VaultRepository {
     offset: number;
   }): Promise<VaultPage> {
     const params = { account: filter.accountId ?? null, state: filter.state ?? null };
-    const rows = this.sql.list.all({ ...params, limit: filter.limit, offset: filter.offset }) as VaultRow[];
-    const { total } = this.sql.count.get(params) as { total: number };
-    return { items: rows.map(toRecord), total };
+    const rows = this.sql().list.all({ ...params, limit: filter.limit, offset: filter.offset }) as VaultRow[];
+    const { total } = this.sql().count.get(params) as { total: number };
+    return { items: rows.map(vaultOf), total };
   }
 
   async stats(currency: string): Promise<VaultStats> {
-    const counts = this.sql.stats.get() as Omit<VaultStats, "feesCollected">;
+    const counts = this.sql().stats.get() as Omit<VaultStats, "feesCollected">;
     return { ...counts, feesCollected: formatDecimal(this.feeTotal(currency)) };
   }
 
   async countByState(): Promise<Partial<Record<VaultState, number>>> {
-    const rows = this.sql.countByState.all() as { state: VaultState; n: number }[];
+    const rows = this.sql().countByState.all() as { state: VaultState; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 
@@ -167,13 +155,14 @@ export class SqliteVaultRepository implements VaultRepository {
   }
 
   async purgeProofs(now: Date): Promise<void> {
-    this.sql.purgeProofs.run(now.toISOString());
+    this.sql().purgeProofs.run(now.toISOString());
   }
 
   /** Runs an UPDATE … WHERE id IN (…) and reads back the rows it changed, in one transaction. */
   private claim(update: string, claim: ClaimRequest, extra: Record<string, string> = {}): VaultRecord[] {
     return this.db.transaction(() => {
-      const ids = this.prepared(`${update} RETURNING id`)
+      const ids = this.dynamic
+        .get(`${update} RETURNING id`)
         .all({
           from: JSON.stringify(claim.from),
           to: claim.to,
@@ -183,25 +172,20 @@ export class SqliteVaultRepository implements VaultRepository {
           ...extra,
         })
         .map((r) => (r as { id: string }).id);
-      return ids.map((id) => toRecord(this.sql.find.get(id) as VaultRow));
+      return ids.map((id) => vaultOf(this.sql().find.get(id) as VaultRow));
     })();
   }
 
   private applyChange(change: VaultChange): void {
-    const { sql, params } = patchAssignments(change.set);
-    const assignments = sql ? `${sql}, version = version + 1` : "version = version + 1";
-    const result = this.prepared(
-      `UPDATE vaults SET ${assignments} WHERE id = @id AND version = @version`,
-    ).run({
-      ...params,
-      id: change.id,
-      version: change.version,
-    });
+    const { sql, values } = patchAssignments(change.set, sqliteEncoding, () => "?");
+    const result = this.dynamic
+      .get(`UPDATE vaults SET ${sql} WHERE id = ? AND version = ?`)
+      .run(...values, change.id, change.version);
     if (result.changes !== 1) throw new Rollback("stale");
   }
 
   private recordPayment(p: FeePayment): void {
-    const used = this.sql.insertReceipt.run(
+    const used = this.sql().insertReceipt.run(
       p.receiptId,
       p.amount,
       p.currency,
@@ -211,15 +195,12 @@ export class SqliteVaultRepository implements VaultRepository {
     );
     if (used.changes !== 1) throw new Rollback("receipt_used");
     const total = this.feeTotal(p.currency).units + toMinorUnits(decimal(p.amount));
-    this.sql.upsertTotal.run(p.currency, total.toString());
+    this.sql().upsertTotal.run(p.currency, total.toString());
   }
 
-  /** The running total in 10^-18 units; its CHECK keeps it digits, which BigInt reads at any length. */
   private feeTotal(currency: string) {
-    const row = this.sql.feeTotal.get(currency) as { units: string } | undefined;
-    const total = parseMinorUnits(row?.units ?? "0");
-    if (!total) throw new Error(`fee total of ${currency} is not a count of units: ${row?.units}`);
-    return total;
+    const row = this.sql().feeTotal.get(currency) as { units: string } | undefined;
+    return feeTotalOf(currency, row?.units);
   }
 
   /**
@@ -233,25 +214,8 @@ export class SqliteVaultRepository implements VaultRepository {
     this.db.pragma("wal_checkpoint(TRUNCATE)");
   }
 
-  /** Runs `work` in a transaction; a Rollback becomes its outcome, anything else propagates. */
-  private async transaction<O extends Rollback["outcome"]>(work: () => void): Promise<"applied" | O> {
-    try {
-      this.db.transaction(work)();
-      return "applied";
-    } catch (err) {
-      if (err instanceof Rollback) return err.outcome as O;
-      throw err;
-    }
-  }
-
-  /** Statements whose text depends on the call (patches, claims), prepared once per distinct text. */
-  private prepared(text: string): Database.Statement {
-    let statement = this.dynamic.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.dynamic.set(text, statement);
-    }
-    return statement;
+  private transaction<O extends Rollback["outcome"]>(work: () => void): Promise<"applied" | O> {
+    return outcomeOf(() => this.db.transaction(work)());
   }
 }
 
