@@ -8,7 +8,7 @@ export type AnchorChain = "log" | "rfc3161" | "bitcoin" | "ethereum";
 
 export interface BatchProgressData {
   /**
-   * Batch id, `bat_` followed by a ULID (docs/design.md "Identifiers").
+   * Stamping batch id (gRPC BatchStamp or StreamStamps), `sbt_` followed by a ULID; `bat_`, the prefix it shared with Merkle batches until 2026-11, is still accepted (docs/design.md "Identifiers").
    */
   'batchId': string;
   /**
@@ -389,7 +389,7 @@ export interface SubscriptionFilters {
    */
   'stamp_id'?: string;
   /**
-   * Batch id, `bat_` followed by a ULID (docs/design.md "Identifiers").
+   * Stamping batch id (gRPC BatchStamp or StreamStamps), `sbt_` followed by a ULID; `bat_`, the prefix it shared with Merkle batches until 2026-11, is still accepted (docs/design.md "Identifiers").
    */
   'batch_id'?: string;
   /**

@@ -135,10 +135,10 @@ export const clientMessageSchemas = {
                 "pattern": "^stp_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "batch_id": {
-                "title": "BatchId",
+                "title": "StampingBatchId",
                 "type": "string",
-                "description": "Batch id, `bat_` followed by a ULID (docs/design.md \"Identifiers\").",
-                "pattern": "^bat_[0-9A-HJKMNP-TV-Z]{26}$"
+                "description": "Stamping batch id (gRPC BatchStamp or StreamStamps), `sbt_` followed by a ULID; `bat_`, the prefix it shared with Merkle batches until 2026-11, is still accepted (docs/design.md \"Identifiers\").",
+                "pattern": "^(sbt|bat)_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "vault_id": {
                 "title": "VaultId",
@@ -208,10 +208,10 @@ export const clientMessageSchemas = {
                 "pattern": "^stp_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "batch_id": {
-                "title": "BatchId",
+                "title": "StampingBatchId",
                 "type": "string",
-                "description": "Batch id, `bat_` followed by a ULID (docs/design.md \"Identifiers\").",
-                "pattern": "^bat_[0-9A-HJKMNP-TV-Z]{26}$"
+                "description": "Stamping batch id (gRPC BatchStamp or StreamStamps), `sbt_` followed by a ULID; `bat_`, the prefix it shared with Merkle batches until 2026-11, is still accepted (docs/design.md \"Identifiers\").",
+                "pattern": "^(sbt|bat)_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "vault_id": {
                 "title": "VaultId",
@@ -306,10 +306,10 @@ export const serverMessageSchemas = {
         ],
         "properties": {
           "batchId": {
-            "title": "BatchId",
+            "title": "StampingBatchId",
             "type": "string",
-            "description": "Batch id, `bat_` followed by a ULID (docs/design.md \"Identifiers\").",
-            "pattern": "^bat_[0-9A-HJKMNP-TV-Z]{26}$"
+            "description": "Stamping batch id (gRPC BatchStamp or StreamStamps), `sbt_` followed by a ULID; `bat_`, the prefix it shared with Merkle batches until 2026-11, is still accepted (docs/design.md \"Identifiers\").",
+            "pattern": "^(sbt|bat)_[0-9A-HJKMNP-TV-Z]{26}$"
           },
           "processed": {
             "type": "integer",
@@ -707,10 +707,10 @@ export const serverMessageSchemas = {
                 "pattern": "^stp_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "batch_id": {
-                "title": "BatchId",
+                "title": "StampingBatchId",
                 "type": "string",
-                "description": "Batch id, `bat_` followed by a ULID (docs/design.md \"Identifiers\").",
-                "pattern": "^bat_[0-9A-HJKMNP-TV-Z]{26}$"
+                "description": "Stamping batch id (gRPC BatchStamp or StreamStamps), `sbt_` followed by a ULID; `bat_`, the prefix it shared with Merkle batches until 2026-11, is still accepted (docs/design.md \"Identifiers\").",
+                "pattern": "^(sbt|bat)_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "vault_id": {
                 "title": "VaultId",
@@ -789,10 +789,10 @@ export const serverMessageSchemas = {
                 "pattern": "^stp_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "batch_id": {
-                "title": "BatchId",
+                "title": "StampingBatchId",
                 "type": "string",
-                "description": "Batch id, `bat_` followed by a ULID (docs/design.md \"Identifiers\").",
-                "pattern": "^bat_[0-9A-HJKMNP-TV-Z]{26}$"
+                "description": "Stamping batch id (gRPC BatchStamp or StreamStamps), `sbt_` followed by a ULID; `bat_`, the prefix it shared with Merkle batches until 2026-11, is still accepted (docs/design.md \"Identifiers\").",
+                "pattern": "^(sbt|bat)_[0-9A-HJKMNP-TV-Z]{26}$"
               },
               "vault_id": {
                 "title": "VaultId",

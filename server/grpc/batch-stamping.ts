@@ -10,7 +10,8 @@ export interface StampingBatch {
   items: Array<HashStampRequest | ServiceError>;
 }
 
-export const newStampingBatchId = (): string => `bat_${ulid()}`;
+/** `sbt_` and a ULID: the id of a BatchStamp call that did not choose one (docs/design.md, Identifiers). */
+export const newStampingBatchId = (): string => `sbt_${ulid()}`;
 
 /**
  * Stamps a batch in request order: its valid items are signed together (one service signature over

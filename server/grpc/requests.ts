@@ -5,7 +5,8 @@ import type { HashStampRequest } from "../stamps/stamp-service.js";
 import { algorithmEnum } from "./stamp-message.js";
 
 const stampIdPattern = /^stp_[0-9A-HJKMNP-TV-Z]{26}$/;
-const batchIdPattern = /^bat_[0-9A-HJKMNP-TV-Z]{26}$/;
+// `bat_`, shared with Merkle batches until 2026-11, is still accepted: clients may have kept it.
+const batchIdPattern = /^(sbt|bat)_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** The fields CreateStampRequest, a BatchStamp item and StreamStampRequest share. */
 export interface StampInput {
@@ -46,8 +47,9 @@ export function requireStampId(id: string): string {
   return id;
 }
 
-/** A client-chosen batch id (`x-batch-id` metadata): `bat_` and a ULID. */
+/** A client-chosen stamping batch id (`x-batch-id` metadata): `sbt_` (or `bat_`) and a ULID. */
 export function requireBatchId(id: string): string {
-  if (!batchIdPattern.test(id)) throw invalid("x-batch-id: must be bat_ followed by a 26-character ULID");
+  if (!batchIdPattern.test(id))
+    throw invalid("x-batch-id: must be sbt_ (or bat_) followed by a 26-character ULID");
   return id;
 }

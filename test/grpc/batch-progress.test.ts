@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 let serial = 0;
-/** A fresh batch id (`bat_` and a ULID-shaped 26 characters). */
-const batchId = () => `bat_01JD3M6ZK8Q2V7W9X4Y5Z6${String(++serial).padStart(4, "0")}`;
+/** A fresh batch id (`sbt_` and a ULID-shaped 26 characters). */
+const batchId = () => `sbt_01JD3M6ZK8Q2V7W9X4Y5Z6${String(++serial).padStart(4, "0")}`;
 
 /** Subscribes to a batch's channel; `events()` resolves with its progress up to the 100 % event. */
 async function subscriber(id: string) {
@@ -134,7 +134,7 @@ describe("StreamStamps with x-batch-id", () => {
     call.end();
     expect(await error).toMatchObject({
       code: Status.INVALID_ARGUMENT,
-      details: "x-batch-id: must be bat_ followed by a 26-character ULID",
+      details: "x-batch-id: must be sbt_ (or bat_) followed by a 26-character ULID",
     });
   });
 });

@@ -163,7 +163,7 @@ describe("StampHandlers (the implementation class)", () => {
     expect(res).toMatchObject({ successCount: 249, failedCount: 1 });
     expect(progress).toEqual(
       Array.from({ length: 10 }, (_, i) => ({
-        batchId: expect.stringMatching(/^bat_/),
+        batchId: expect.stringMatching(/^sbt_[0-9A-HJKMNP-TV-Z]{26}$/),
         processed: 25 * (i + 1),
         total: 250,
         percentage: 10 * (i + 1),

@@ -124,7 +124,8 @@
 //
 // ## Metadata stampd reads and sends besides the key
 //
-//   x-batch-id (BatchStamp request, optional): `bat_` + 26-character ULID,
+//   x-batch-id (BatchStamp request, optional): `sbt_` + 26-character ULID
+//       (`bat_`, the prefix before 2026-11, is still accepted),
 //       the id under which the batch's progress is published; choose one to
 //       subscribe to the WebSocket `batch` channel before calling. Malformed
 //       -> INVALID_ARGUMENT. Without it the server makes one.
