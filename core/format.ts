@@ -1,3 +1,4 @@
+import { hashAlgorithms } from "./content-hash.js";
 import { quote } from "./quote.js";
 import type { StampDocument } from "./types.js";
 
@@ -18,7 +19,6 @@ const STANDARD_HASH = /^(sha3-256|sha256|blake3):[0-9a-f]{64}$/;
 // RFC 3339 date-time, the JSON Schema `date-time` format.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-const ALGORITHMS = ["sha3-256", "sha256", "blake3"];
 const ANCHORS = ["log", "rfc3161", "bitcoin", "ethereum"];
 const PRESETS = ["casual", "standard", "archival", "maximum"];
 const METHODS = ["hierarchical", "flat", "content_addressed", "semantic"];
@@ -143,7 +143,7 @@ const stampDocument = object(
     created_at: dateTime,
     document: object({
       hash: pattern(HEX64, "64 lowercase hex characters"),
-      algorithm: oneOf(ALGORITHMS),
+      algorithm: oneOf(hashAlgorithms),
       size_bytes: nullable(integer(0)),
       version: text(1, 64),
     }),

@@ -1,5 +1,4 @@
-import { formatContentHash } from "../../core/content-hash.js";
-import type { HashAlgorithm } from "../../core/types.js";
+import { formatContentHash, parseContentHashText } from "../../core/content-hash.js";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import type { PresetName } from "../presets/presets.js";
@@ -86,10 +85,8 @@ function stampUpload(
 
 /** The query of GET /stamps, already checked against the spec (hash pattern, limit, cursor). */
 function searchQuery(query: Record<string, string | undefined>): HashSearch {
-  const hash = query.hash!;
-  const colon = hash.indexOf(":");
   return {
-    hash: { algorithm: hash.slice(0, colon) as HashAlgorithm, hex: hash.slice(colon + 1).toLowerCase() },
+    hash: parseContentHashText(query.hash!, "hash"),
     limit: query.limit === undefined ? DEFAULT_SEARCH_LIMIT : Number(query.limit),
     cursor: query.cursor,
   };
