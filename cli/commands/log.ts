@@ -1,9 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { type Command, Option } from "commander";
-import type { StampdClient } from "../../sdk/src/client.js";
 import { type Checkpoint, verifyCheckpoint } from "../../core/checkpoint.js";
+import { LogForkError, LogMonitor } from "../../core/log-monitor.js";
 import { equalBytes, verifyConsistency, verifyInclusion } from "../../core/merkle.js";
+import { httpTileSource, TiledLog, TileError } from "../../core/tiled-log.js";
+import { tiledCheckpoint, verifyEntryInTiles } from "../../core/tiled-log-checks.js";
+import type { StampdClient } from "../../sdk/src/client.js";
 import { clientFor, print, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { EXIT_FAILURE, UsageError } from "../errors.js";
 import { integerBetween } from "../parsers.js";
@@ -52,9 +55,14 @@ export function registerLog(program: Command): void {
         "fetch the inclusion proof of a log entry (a batch root) and verify it against the signed checkpoint",
       )
       .argument("<index>", "the entry's index (`log.index` of a stamp's proof)", size)
-      .option("--tree-size <n>", "the tree size to prove it in (default: the latest checkpoint's)", size),
+      .option("--tree-size <n>", "the tree size to prove it in (default: the latest checkpoint's)", size)
+      .option(
+        "--tiles <url>",
+        "read the checkpoint, the entry and the proof from the C2SP tiles at this prefix (the service's /log/tiles/ or any mirror) instead of the API",
+      ),
   ).action(
-    run(async (index: number, flags: LogFlags & { treeSize?: number }) => {
+    run(async (index: number, flags: LogFlags & { treeSize?: number; tiles?: string }) => {
+      if (flags.tiles) return inclusionFromTiles(index, flags.tiles, flags);
       const client = clientFor(flags);
       const { checkpoint } = await signedCheckpoint(client, flags);
       const treeSize = flags.treeSize ?? checkpoint.treeSize;
@@ -71,6 +79,25 @@ export function registerLog(program: Command): void {
           `entry ${index} (batch ${proof.batch_id}, leaf ${proof.leaf_hash}) is in the log of ${treeSize} entries: verified (${pinning(flags)})`,
       );
     }),
+  );
+
+  withLogOptions(
+    log
+      .command("monitor")
+      .description(
+        "follow the checkpoints of tiled logs (C2SP tlog-tiles prefixes: the service's /log/tiles/, mirrors) and prove from their tiles that each extends every other; a fork prints both checkpoints and exits 1",
+      )
+      .argument("<url...>", "tiled log prefixes, each a view of the same log")
+      .option("--interval <seconds>", "between polls", integerBetween(1, 86_400), 60)
+      .option(
+        "--count <n>",
+        "polls of every URL before exiting 0 (default: until a fork or an error)",
+        integerBetween(1, Number.MAX_SAFE_INTEGER),
+      ),
+  ).action(
+    run(async (urls: string[], flags: LogFlags & { interval: number; count?: number }) =>
+      monitor(urls, flags),
+    ),
   );
 
   withLogOptions(
@@ -105,6 +132,71 @@ export function registerLog(program: Command): void {
       );
     }),
   );
+}
+
+/**
+ * Entry `index` proven from the tiles alone: the tiled checkpoint (signed by the log key), the entry
+ * from its bundle and the audit path from the hash tiles.
+ */
+async function inclusionFromTiles(index: number, prefix: string, flags: LogFlags & { treeSize?: number }) {
+  const key = flags.logKey ?? (await clientFor(flags).log.info()).verifier_key;
+  const log = new TiledLog(httpTileSource(prefix));
+  const { checkpoint } = await tiledCheckpoint(log, [key]).catch((err: Error) => {
+    throw new LogProofError(`the tiled checkpoint does not verify: ${err.message}`);
+  });
+  if (flags.treeSize !== undefined && flags.treeSize !== checkpoint.treeSize)
+    throw new UsageError(`with --tiles the tree is the tiled checkpoint's (${checkpoint.treeSize} entries)`);
+  const entry = await verifyEntryInTiles(log, index, checkpoint).catch((err: Error) => {
+    if (err instanceof TileError || err instanceof RangeError) throw new LogProofError(err.message);
+    throw err;
+  });
+  if (!entry)
+    throw new LogProofError(
+      `entry ${index} is not in the tiles of the checkpoint of ${checkpoint.treeSize} entries`,
+    );
+  const value = { index, tree_size: checkpoint.treeSize, batch_root: bytesToHex(entry), verified: true };
+  print(
+    flags,
+    value,
+    () =>
+      `entry ${index} (batch root ${value.batch_root}) is in the tiled log of ${checkpoint.treeSize} entries: verified from tiles (${pinning(flags)})`,
+  );
+}
+
+/**
+ * Follows the checkpoints of tiled logs (one URL per view: the service, mirrors, a witness's copy),
+ * proving each new one consistent with all seen before from the tiles. A fork prints both signed
+ * checkpoints as evidence and exits 1.
+ */
+async function monitor(prefixes: string[], flags: LogFlags & { interval: number; count?: number }) {
+  const key = flags.logKey ?? (await clientFor(flags).log.info()).verifier_key;
+  const watcher = new LogMonitor([key]);
+  const logs = prefixes.map((prefix) => ({ prefix, log: new TiledLog(httpTileSource(prefix)) }));
+  for (let round = 1; ; round++) {
+    for (const { prefix, log } of logs) {
+      try {
+        const seen = await watcher.poll(log);
+        if (seen.fresh) {
+          const { treeSize, rootHash } = seen.checkpoint;
+          print(
+            flags,
+            { url: prefix, tree_size: treeSize, root_hash: bytesToHex(rootHash), consistent: true },
+            () =>
+              `${prefix}: checkpoint of ${treeSize} entries (root ${bytesToHex(rootHash)}), consistent with every checkpoint seen`,
+          );
+        }
+      } catch (err) {
+        if (err instanceof LogForkError) {
+          console.log(JSON.stringify({ fork: { url: prefix, ...err.evidence } }, null, 2));
+          throw new LogProofError(`fork: ${err.message} (both checkpoints above)`);
+        }
+        if (err instanceof TileError) throw new LogProofError(`${prefix}: ${err.message}`);
+        throw err;
+      }
+    }
+    if (flags.count !== undefined && round >= flags.count) return;
+    await new Promise((resolve) => setTimeout(resolve, flags.interval * 1000));
+  }
 }
 
 /** The latest checkpoint, its signature checked with the pinned key or the one the log presents. */
