@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "commander";
-import { anchorTypes } from "../server/stamps/stamp-settings.js";
+import { anchorTypes } from "../gen/openapi/enums.js";
 
 /** Option value parsers: a bad value is a usage error (exit 2) before anything is sent. */
 

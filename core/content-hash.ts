@@ -1,8 +1,9 @@
+import { hashAlgorithms } from "../gen/openapi/enums.js";
 import { quote } from "./quote.js";
 import type { HashAlgorithm } from "./types.js";
 
-/** The algorithms of the spec's `HashAlgorithm`; sha3-256 is the default everywhere. */
-export const hashAlgorithms: readonly HashAlgorithm[] = ["sha3-256", "sha256", "blake3"];
+/** The algorithms of the spec's `HashAlgorithm` (generated from it); sha3-256 is the default everywhere. */
+export { hashAlgorithms };
 export const defaultHashAlgorithm: HashAlgorithm = "sha3-256";
 
 export function isHashAlgorithm(value: string): value is HashAlgorithm {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
+import { decompositionMethods } from "../../gen/openapi/enums.js";
 import type { Schemas } from "../../sdk/src/index.js";
-import { DECOMPOSITION_METHODS } from "../../server/fingerprints/types.js";
 import { clientFor, print, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { fileSizes, total } from "../files.js";
 import { Progress, type ProgressFlags, progressShown, withProgressOptions } from "../progress.js";
@@ -98,7 +98,7 @@ async function compare(a: string, b: string, flags: FingerprintFlags): Promise<v
 
 function methodOption(): Option {
   return new Option("--method <name>", "how documents are cut into chunks (default hierarchical)").choices(
-    DECOMPOSITION_METHODS,
+    decompositionMethods,
   );
 }
 

@@ -1,9 +1,12 @@
-/** Rate-limit tiers of seed part 8.1. */
-export type Tier = "anonymous" | "authenticated" | "premium" | "internal";
+import { rateLimitTiers } from "../../gen/openapi/enums.js";
+import type { components } from "../../gen/openapi/types.js";
+
+/** Rate-limit tiers (specs/openapi.yaml RateLimitTier; docs/design.md, Rate limiting). */
+export type Tier = components["schemas"]["RateLimitTier"];
+export type KeyTier = Exclude<Tier, "anonymous">;
 
 /** The tiers a key can carry; `anonymous` is what a caller without a key gets. */
-export const keyTiers = ["authenticated", "premium", "internal"] as const;
-export type KeyTier = (typeof keyTiers)[number];
+export const keyTiers = rateLimitTiers.filter((tier): tier is KeyTier => tier !== "anonymous");
 
 /**
  * Who is calling, as every transport resolves it (REST: `req.principal`; gRPC: context value;

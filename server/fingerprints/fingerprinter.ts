@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { decompositionMethods } from "../../gen/openapi/enums.js";
 import { invalid } from "../errors.js";
 import { looksBinary, SNIFF_BYTES } from "./binary.js";
 import { ByteWindow } from "./byte-window.js";
@@ -11,7 +12,7 @@ import { FlatChunker } from "./flat-chunker.js";
 import { type CutCandidates, Scanner } from "./scanner.js";
 import { ShadowSketch } from "./shadow-sketch.js";
 import { TextChunker } from "./text-chunker.js";
-import { DECOMPOSITION_METHODS, type DecompositionMethod, type FingerprintDocument } from "./types.js";
+import type { DecompositionMethod, FingerprintDocument } from "./types.js";
 
 /** Computes a fingerprint while the document streams in. */
 export interface Fingerprinter {
@@ -44,8 +45,8 @@ const choices: Record<DecompositionMethod, { sniff: boolean; choose: ChunkerChoi
  * method.
  */
 export function createFingerprinter(method: DecompositionMethod): Fingerprinter {
-  if (!DECOMPOSITION_METHODS.includes(method)) {
-    throw invalid(`unknown decomposition method "${method}"; use one of ${DECOMPOSITION_METHODS.join(", ")}`);
+  if (!decompositionMethods.includes(method)) {
+    throw invalid(`unknown decomposition method "${method}"; use one of ${decompositionMethods.join(", ")}`);
   }
   return new StreamingFingerprinter(method);
 }

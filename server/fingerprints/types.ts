@@ -9,9 +9,3 @@ export type ShadowScale = components["schemas"]["ShadowScale"];
 export type ProofType = components["schemas"]["ProofType"];
 
 export const FINGERPRINT_FORMAT = "stampd.fingerprint/v1";
-export const DECOMPOSITION_METHODS: readonly DecompositionMethod[] = [
-  "hierarchical",
-  "flat",
-  "content_addressed",
-  "semantic",
-];

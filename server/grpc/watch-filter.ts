@@ -1,5 +1,6 @@
 import { isHashAlgorithm } from "../../core/content-hash.js";
 import type { HashAlgorithm } from "../../core/types.js";
+import { stampStatuses } from "../../gen/openapi/enums.js";
 import { invalid } from "../errors.js";
 import type { StampStatus, StoredStamp } from "../stamps/stamp-repository.js";
 import { quoted } from "./quoted.js";
@@ -12,8 +13,6 @@ export interface WatchedStampFacts {
 }
 
 export type WatchFilter = (stamp: WatchedStampFacts) => boolean;
-
-const statuses: readonly string[] = ["pending", "confirmed", "anchored"];
 
 /**
  * Parses the filter syntax of WatchStampsRequest.filter (stamp.proto): whitespace-separated
@@ -32,7 +31,7 @@ function parseTerm(term: string): WatchFilter {
   const value = term.slice(eq + 1);
   if (name === "") throw invalid(`filter: term ${quoted(term)} has an empty name`);
   if (name === "status") {
-    if (!statuses.includes(value)) {
+    if (!(stampStatuses as readonly string[]).includes(value)) {
       throw invalid(`filter: unknown status ${quoted(value)} (expected pending, confirmed or anchored)`);
     }
     return (stamp) => stamp.status === value;

@@ -1,11 +1,8 @@
+import { anchorTypes, vaultStates } from "../../gen/openapi/enums.js";
 import type { AnchorRepository } from "../anchors/anchor-repository.js";
 import type { RateLimiter } from "../ratelimit/limiter.js";
-import { anchorTypes } from "../stamps/stamp-settings.js";
-import type { VaultState } from "../vault/state.js";
 import type { VaultRepository } from "../vault/vault-repository.js";
 import type { Metrics } from "./metrics.js";
-
-const vaultStates: VaultState[] = ["active", "released", "expired", "burned"];
 
 /** Vaults by state, counted in the store at each scrape (the deployment's, on a shared database). */
 export function scrapeVaults(metrics: Metrics, vaults: Pick<VaultRepository, "countByState">): void {

@@ -1,3 +1,4 @@
+import { vaultStates } from "../../gen/openapi/enums.js";
 import type { components } from "../../gen/openapi/types.js";
 import type { Clock } from "../clock.js";
 import type { ExplorerService } from "../explorer/explorer-service.js";
@@ -17,18 +18,16 @@ export interface DashboardSources {
   clock: Clock;
 }
 
-const states: VaultState[] = ["active", "released", "expired", "burned"];
-
 /** GET /dashboard/stats, and the first numbers the dashboard page is rendered with. */
 export async function dashboardStats(sources: DashboardSources): Promise<DashboardStats> {
   const stamps = sources.activity.snapshot();
   // The explorer's exact totals: one page of one item per state gives that state's count.
   const [byState, totals, stampTotal] = await Promise.all([
-    Promise.all(states.map((state) => sources.explorer.list({ state, limit: 1, offset: 0 }))),
+    Promise.all(vaultStates.map((state) => sources.explorer.list({ state, limit: 1, offset: 0 }))),
     sources.explorer.stats(),
     sources.stampTotal(),
   ]);
-  const count = (state: VaultState) => byState[states.indexOf(state)]!.total;
+  const count = (state: VaultState) => byState[vaultStates.indexOf(state)]!.total;
   return {
     generated_at: sources.clock.now().toISOString(),
     stamps: {

@@ -1,10 +1,9 @@
+import { anchorTypes } from "../../gen/openapi/enums.js";
 import type { components } from "../../gen/openapi/types.js";
 import { invalid } from "../errors.js";
 import { getPreset, type PresetName } from "../presets/presets.js";
 
 export type AnchorType = components["schemas"]["AnchorType"];
-
-export const anchorTypes: readonly AnchorType[] = ["log", "rfc3161", "bitcoin", "ethereum"];
 
 /** What a client may choose when stamping; anything left out comes from the preset or the defaults. */
 export interface StampChoices {
