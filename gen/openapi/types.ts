@@ -5036,6 +5036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
                     "application/octet-stream": Blob;
                 };
             };
@@ -5084,6 +5085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
                     "application/octet-stream": Blob;
                 };
             };
@@ -5137,6 +5139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
                     "application/octet-stream": Blob;
                 };
             };
@@ -5195,6 +5198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
                     "application/octet-stream": Blob;
                 };
             };

@@ -174,6 +174,11 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   getExplorerPage: "GET /explorer",
   listExplorerVaults: "GET /explorer/api/vaults",
   getExplorerStats: "GET /explorer/api/stats",
+  getLogTilesCheckpoint: "GET /log/tiles/checkpoint",
+  getLogTile: "GET /log/tiles/tile/{level}/{s1}",
+  getLogTile2: "GET /log/tiles/tile/{level}/{s1}/{s2}",
+  getLogTile3: "GET /log/tiles/tile/{level}/{s1}/{s2}/{s3}",
+  getLogTile4: "GET /log/tiles/tile/{level}/{s1}/{s2}/{s3}/{s4}",
 };
 const KEY_REQUIRED = new Set([
   "createIdentity",
