@@ -76,7 +76,7 @@ export function sketchJaccard(a: readonly number[], b: readonly number[]): numbe
   return taken === 0 ? 1 : shared / taken;
 }
 
-/** The seed's assessment text (4.2 rule 3) for an overall similarity. */
+/** The assessment text of an overall similarity (docs/fingerprint.md, 6. Comparison). */
 export function assessmentFor(overall: number): Assessment {
   if (overall >= 0.9) return "Very similar - likely same or nearly identical documents";
   if (overall >= 0.7) return "Similar - significant shared structure";

@@ -48,7 +48,7 @@ export const configSchema = z
     REDIS_URL: z.string().optional(),
     // Put before every Redis key, so deployments can share one Redis.
     REDIS_PREFIX: z.string().default("stampd:"),
-    // Rate limiting (seed part 8, docs/design.md "Rate limiting").
+    // Rate limiting (docs/design.md "Rate limiting").
     RATE_LIMIT_ENABLED: bool.default(true),
     RATE_LIMIT_ALGORITHM: z.enum(algorithms).default("token_bucket"),
     RATE_LIMIT_HEADERS: bool.default(true),

@@ -10,7 +10,7 @@ import { anonymous, type Principal, type PrincipalRequest } from "./principal.js
 
 /**
  * Resolves who is calling, for every transport (REST middleware, gRPC interceptor, WebSocket
- * upgrade). Precedence (seed part 5 rule 2): Bearer key, X-API-Key, forwarded address, peer.
+ * upgrade). Precedence (specs/openapi.yaml info, Authentication): Bearer key, X-API-Key, forwarded address, peer.
  */
 export class Authenticator {
   /**

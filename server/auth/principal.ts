@@ -23,7 +23,8 @@ export interface Principal {
 }
 
 /**
- * What a transport knows about a caller, as raw header values. Seed part 5 rule 2 orders them:
+ * What a transport knows about a caller, as raw header values. Taken in this order
+ * (specs/openapi.yaml info, Authentication, Precedence):
  * Bearer key, then X-API-Key, then X-Forwarded-For / X-Real-IP (from a trusted proxy only), then
  * the peer address.
  */

@@ -1,5 +1,5 @@
-import type { components } from "../../gen/openapi/types.js";
 import { compareShadows, shadowAt, structureCommitment } from "../../core/shadows.js";
+import type { components } from "../../gen/openapi/types.js";
 import { invalid } from "../errors.js";
 import { requireConsistentChunks, requireConsistentShadows } from "./consistency.js";
 import { chunkLeafHashes, merkle } from "./merkle.js";
@@ -11,7 +11,7 @@ type FingerprintProof = components["schemas"]["FingerprintProof"];
 const DEFAULT_SCALE: ShadowScale = 7;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
-/** Builds a partial proof (seed 4.2 rule 2); each verifies offline with the SDK's verifyFingerprintProof. */
+/** Builds a partial proof (docs/fingerprint.md, 7. Partial proofs); each verifies offline with the SDK's verifyFingerprintProof. */
 export function buildProof(request: ProofRequest): FingerprintProof {
   const doc = request.fingerprint_json;
   const header = { merkle_root: doc.merkle_root, standard_hash: doc.standard_hash };

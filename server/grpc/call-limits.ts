@@ -6,7 +6,7 @@ import { weightFor } from "../ratelimit/paths.js";
 import { rateLimited } from "./errors.js";
 
 /**
- * The REST path whose weight (seed 8.2) each kind of StampService call pays, so a client has one
+ * The REST path whose weight (specs/openapi.yaml info, Rate limiting) each kind of StampService call pays, so a client has one
  * budget across REST, WebSocket and gRPC: a stamp (CreateStamp, GetStamp, one StreamStamps request,
  * one BatchStamp item) costs what `/stamps` costs, Verify what `/verify` costs, and opening a
  * WatchStamps stream what opening a WebSocket costs. HealthCheck is free.

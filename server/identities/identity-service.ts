@@ -82,7 +82,7 @@ export class IdentityService {
   }
 }
 
-/** Seed 2.6: the identity id is the first 16 hex characters of the public key. */
+/** The identity id is the first 16 hex characters of the public key (docs/design.md, Identifiers). */
 export const identityIdOf = (publicKey: string): string =>
   publicKey.slice("ed25519:".length, "ed25519:".length + 16);
 

@@ -5,7 +5,7 @@ import { type MeteredRequest, requestClass, weightFor } from "./paths.js";
 import type { LimiterStore } from "./store.js";
 import { type Lane, lanesOf, MINUTE_MS, type TierLimits, tierLimits } from "./tiers.js";
 
-/** The answer for one request, in the terms of the rate-limit headers (seed 8.4). */
+/** The answer for one request, in the terms of the rate-limit headers (specs/openapi.yaml info, Rate limiting). */
 export interface Decision {
   allowed: boolean;
   tier: Tier;
@@ -36,7 +36,7 @@ export interface RateLimiterOptions {
   logger: Logger;
   /** How often idle clients are forgotten (`RATE_LIMIT_CLEANUP_INTERVAL_SECONDS`); 0 = never on a timer. */
   cleanupIntervalMs: number;
-  /** Per-tier limits; the seed's by default (the benchmark raises them). */
+  /** Per-tier limits; the spec's by default (the benchmark raises them). */
   tiers?: Record<Tier, TierLimits>;
   /** Page requests a client may make a minute (`PAGE_RATE_LIMIT_PER_MINUTE`); 0 = not limited. */
   pagesPerMinute?: number;
@@ -79,7 +79,7 @@ export class RateLimiter {
 
   /**
    * Charges one request of `principal` against its tier; `weight` defaults to the cost of `path`
-   * (seed 8.2). Never throws: when the store fails it answers null (let the request through, send
+   * (specs/openapi.yaml info, Rate limiting). Never throws: when the store fails it answers null (let the request through, send
    * no rate-limit headers) and logs, as an outage of Redis must not stop the service.
    */
   consume(principal: Principal, path: string, weight = weightFor(path)): Promise<Decision | null> {

@@ -17,7 +17,7 @@ interface Entry {
 
 export interface MemoryStoreOptions extends StoreOptions {
   clock: Clock;
-  /** Above this many clients, the least recently seen are forgotten (seed 8.5: 10000). */
+  /** Above this many clients, the least recently seen are forgotten (`RATE_LIMIT_MAX_TRACKED_CLIENTS`, docs/configuration.md). */
   maxClients: number;
 }
 

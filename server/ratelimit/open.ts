@@ -11,7 +11,7 @@ export interface OpenLimiterOptions {
   logger: Logger;
   /** A test clock; without one the memory store reads the system clock and Redis its own TIME. */
   clock?: Clock;
-  /** Replaces the seed's limits (the benchmark raises them so nothing is throttled). */
+  /** Replaces the spec's limits (the benchmark raises them so nothing is throttled). */
   tiers?: Record<Tier, TierLimits>;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Request cost by path prefix (seed 8.2, as decided in specs/openapi.yaml info.description): the
- * seed's `/fingerprints` and `/identities` are the singular paths stampd serves.
+ * Request cost by path prefix (the weight table of specs/openapi.yaml info, Rate limiting): the
+ * weights of `/fingerprints` and `/identities` apply to the singular paths stampd serves.
  */
 export const weights: Readonly<Record<string, number>> = {
   "/stamps": 2.0,
@@ -16,7 +16,7 @@ export const weights: Readonly<Record<string, number>> = {
 export const DEFAULT_WEIGHT = 1.0;
 
 /**
- * Never limited nor charged (seed 8.5), with everything below them (assets); their responses carry
+ * Never limited nor charged (specs/openapi.yaml info, Rate limiting), with everything below them (assets); their responses carry
  * the caller's figures all the same. The pages' static assets are exempt too: a page load is
  * charged once, for the page.
  */

@@ -5,7 +5,7 @@ import type { Lane } from "./tiers.js";
 export const SLOTS = 30;
 
 /**
- * Seed 8.3 (2): the cost of the requests let through in the rolling period must stay within
+ * The sliding window (docs/design.md, Rate limiting): the cost of the requests let through in the rolling period must stay within
  * `limit`, with no burst allowance on top. Each lane keeps its counts in at most SLOTS + 1 slots
  * (bounded memory whatever the request rate). The oldest slot, which straddles the window's start,
  * counts in full until all of it has left: so no rolling period ever holds more than `limit`, and

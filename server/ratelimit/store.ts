@@ -20,6 +20,6 @@ export interface LimiterStore {
 
 export interface StoreOptions {
   algorithm: AlgorithmName;
-  /** A client idle this long is forgotten (seed 8.5: one hour). */
+  /** A client idle this long is forgotten (`RATE_LIMIT_STALE_SECONDS`, docs/configuration.md). */
   staleMs: number;
 }

@@ -1,6 +1,6 @@
 import type { Tier } from "../auth/principal.js";
 
-/** A tier's limits (seed part 8.1). */
+/** A tier's limits (the tier table of specs/openapi.yaml info, Rate limiting). */
 export interface TierLimits {
   perMinute: number;
   perHour: number;
@@ -17,7 +17,7 @@ export const tierLimits: Record<Tier, TierLimits> = {
 /**
  * One of the limits a request must pass: `limit` per `periodMs`. The token bucket holds at most
  * `burst` tokens and refills `limit` per period; the sliding window counts `limit` per rolling
- * period and ignores `burst` (seed 8.3: no burst tolerance).
+ * period and ignores `burst` (no burst tolerance: docs/design.md, Rate limiting).
  */
 export interface Lane {
   limit: number;
@@ -30,7 +30,7 @@ export const HOUR_MS = 3_600_000;
 
 /**
  * The minute and hour lanes of a tier. The hour bucket's capacity is the whole hourly limit: the
- * seed gives no hourly burst, and the minute bucket already caps how fast it can be spent.
+ * spec gives no hourly burst, and the minute bucket already caps how fast it can be spent.
  */
 export function lanesOf(limits: TierLimits): [Lane, Lane] {
   return [

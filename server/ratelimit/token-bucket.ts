@@ -2,7 +2,7 @@ import { type Algorithm, ceilMs, EPS, outcomeOf, type Step } from "./algorithm.j
 import type { Lane } from "./tiers.js";
 
 /**
- * Seed 8.3 (1): one bucket per lane holding up to `burst` tokens, refilled at `limit` per period.
+ * The token bucket (docs/design.md, Rate limiting): one bucket per lane holding up to `burst` tokens, refilled at `limit` per period.
  * A request needs `cost` tokens in every bucket (at most a bucket's capacity, so any request can
  * pass eventually) and takes them from all or none. State: `[atMs, tokens per lane...]`.
  */

@@ -21,7 +21,7 @@ export interface CreateVaultInput {
 export const receiptUsed = (receiptId: string) =>
   conflict(`fee receipt ${receiptId} was already used`, "fee_receipt_used");
 
-/** Creates an active vault owned by `accountId`, deadline = now + heartbeat_deadline (seed 3.2). */
+/** Creates an active vault owned by `accountId`, deadline = now + heartbeat_deadline (docs/vault.md, Lifecycle). */
 export async function createVault(
   deps: VaultDeps,
   accountId: string,

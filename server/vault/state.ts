@@ -3,7 +3,7 @@ import { conflict, type ErrorReason } from "../errors.js";
 
 export type VaultState = components["schemas"]["VaultState"];
 
-/** Everything that can happen to a vault (seed 3.2 plus the transitions the seed left open). */
+/** Everything that can happen to a vault (docs/design.md, Vault state machine). */
 export type VaultAction =
   | "heartbeat"
   | "release"

@@ -252,7 +252,7 @@ describe("rate limiting", () => {
     const own = await frozen();
     const anon = grpcJsStampClient(own);
     const md = metadata({});
-    // Anonymous burst 5, a stamp costs 2 (seed 8.2): one REST stamp and one gRPC stamp pass.
+    // Anonymous burst 5, a stamp costs 2 (specs/openapi.yaml info, Rate limiting): one REST stamp and one gRPC stamp pass.
     expect((await postStamp(own, "rest")).status).toBe(201);
     await unary(anon, "CreateStamp", { content_hash: sha3("1") }, md);
     const error = await unary(anon, "CreateStamp", { content_hash: sha3("2") }, md).then(

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 it("answers the requests the budget holds, then ends with RESOURCE_EXHAUSTED naming the next", async () => {
-  // Anonymous burst 5 and a stamp costs 2 (seed 8.2): two stamps pass, the third does not.
+  // Anonymous burst 5 and a stamp costs 2 (specs/openapi.yaml info, Rate limiting): two stamps pass, the third does not.
   const hashes = Array.from({ length: 6 }, (_, i) => sha256(`limited ${i}`));
   async function* requests() {
     for (const contentHash of hashes) yield { contentHash };

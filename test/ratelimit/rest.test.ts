@@ -45,7 +45,7 @@ describe.each(stores)("REST rate limiting on the %s store", (_name, storeEnv) =>
     svc = undefined;
   });
 
-  it("lets an anonymous client make exactly 2 rapid POST /stamps; the third is 429 (seed 8.2)", async () => {
+  it("lets an anonymous client make exactly 2 rapid POST /stamps; the third is 429 (burst 5, a stamp costs 2)", async () => {
     await start();
     const [first, second, third] = [await postStamp(), await postStamp(), await postStamp()];
     expect([first.status, second.status]).not.toContain(429);
@@ -139,7 +139,7 @@ describe.each(stores)("REST rate limiting on the %s store", (_name, storeEnv) =>
       for (let i = 0; i < 6; i++) {
         const res = await request(path);
         expect(res.status, path).toBe(200);
-        // The caller's tier figures (seed 8.4: every response), with nothing taken.
+        // The caller's tier figures (on every response, specs/openapi.yaml info), with nothing taken.
         expect(limitHeaders(res), path).toEqual({
           "x-ratelimit-limit": "20",
           "x-ratelimit-remaining": "5",

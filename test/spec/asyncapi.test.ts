@@ -1,5 +1,6 @@
 // Contract test of specs/asyncapi.yaml: it parses cleanly, carries every message and field of the seed
-// (interface-spec.md parts 4.6 and 6, transcribed below), and gen/asyncapi/ is generated from it.
+// (the interface specification stampd was first written to, not in this repository: its tables are
+// transcribed below and are their record here), and gen/asyncapi/ is generated from it.
 import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,7 +20,7 @@ const specPath = path.join(root, "specs/asyncapi.yaml");
 type Field = { name: string; optional?: true };
 const f = (...names: string[]): Field[] => names.map((name) => ({ name }));
 
-// Seed 4.6: client-to-server messages and the data fields the seed shows (unsubscribe and ping: "not shown").
+// Client-to-server messages and the data fields the seed shows (unsubscribe and ping: "not shown").
 const CLIENT: Record<string, Field[]> = {
   subscribe: [{ name: "channel" }, { name: "filters", optional: true }],
   unsubscribe: [{ name: "channel" }, { name: "filters", optional: true }],
@@ -28,7 +29,7 @@ const CLIENT: Record<string, Field[]> = {
   verify: f("stampId", "contentHash"),
 };
 
-// Seed part 6 (plus vault_expired, ours): server-to-client messages and their data fields.
+// Server-to-client messages and their data fields (plus vault_expired, ours).
 const SERVER: Record<string, Field[]> = {
   stamp_created: f("id", "contentHash", "timestamp", "metadata"),
   stamp_confirmed: f("stampId", "proof"),
@@ -72,7 +73,7 @@ const REPLY: Record<string, string> = {
   verify: "verification_result",
 };
 
-// Seed 4.6 channels, the filter key each takes, and the events it delivers.
+// The seed's channels, the filter key each takes, and the events it delivers.
 const STAMP_EVENTS = ["stamp_created", "stamp_confirmed", "stamp_anchored"];
 const VAULT_EVENTS = [
   "vault_created",
@@ -171,7 +172,7 @@ describe("specs/asyncapi.yaml", () => {
     );
   });
 
-  it("has exactly the client messages of seed 4.6, received by the server", () => {
+  it("has exactly the client messages of the seed, received by the server", () => {
     expect([...client].sort()).toEqual(Object.keys(CLIENT).sort());
   });
 

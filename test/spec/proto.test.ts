@@ -1,6 +1,7 @@
 // Contract test: specs/proto/svc/v1/stamp.proto holds exactly the messages, fields (name, type,
-// number), enums and RPCs of the seed interface spec, parts 2.11 and 4.5. The tables below are
-// transcribed from the seed as written there, so a reviewer can compare them line by line.
+// number), enums and RPCs of the interface specification stampd was first written to (the "seed",
+// which is not in this repository). The tables below are that specification's, transcribed as
+// written there: they are its record here, and a reviewer can compare the proto with them line by line.
 import { fileURLToPath } from "node:url";
 import * as protoLoader from "@grpc/proto-loader";
 import { describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const PROTO_ROOT = fileURLToPath(new URL("../../specs/proto", import.meta.url));
 const PACKAGE = "svc.v1";
 
-// Seed 2.11, message table: "Message | Fields (name: type = number)", copied verbatim.
+// Messages: "Message | Fields (name: type = number)", copied verbatim.
 const SEED_MESSAGES: ReadonlyArray<readonly [string, string]> = [
   [
     "Stamp",
@@ -39,7 +40,7 @@ const SEED_MESSAGES: ReadonlyArray<readonly [string, string]> = [
   ["HealthCheckResponse", "status: ServingStatus=1"],
 ];
 
-// Seed 2.11: the two top-level enums and HealthCheckResponse's nested enum.
+// The two top-level enums and HealthCheckResponse's nested enum.
 const SEED_ENUMS: ReadonlyArray<readonly [string, string]> = [
   ["HashAlgorithm", "HASH_ALGORITHM_UNSPECIFIED=0, HASH_ALGORITHM_SHA3_256=1, HASH_ALGORITHM_SHA256=2"],
   [
@@ -51,7 +52,7 @@ const SEED_NESTED_ENUMS: ReadonlyArray<readonly [string, string, string]> = [
   ["HealthCheckResponse", "ServingStatus", "UNKNOWN=0, SERVING=1, NOT_SERVING=2"],
 ];
 
-// Seed 4.5: RPC, kind, request, response ("stream of X" = streaming side).
+// RPCs: RPC, kind, request, response ("stream of X" = streaming side).
 type Kind = "unary" | "server streaming" | "bidirectional";
 const SEED_RPCS: ReadonlyArray<readonly [string, Kind, string, string]> = [
   ["CreateStamp", "unary", "CreateStampRequest", "CreateStampResponse"],
@@ -188,7 +189,7 @@ function service(): protoLoader.ServiceDefinition {
   return def;
 }
 
-describe("specs/proto/svc/v1/stamp.proto against seed 2.11 and 4.5", () => {
+describe("specs/proto/svc/v1/stamp.proto against the seed's tables", () => {
   it("declares exactly the seed's messages, enums and service in svc.v1, and the added ones", () => {
     const ours = Object.keys(definition)
       .filter((k) => k.startsWith(`${PACKAGE}.`))

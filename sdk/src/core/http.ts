@@ -24,7 +24,7 @@ export function createHttpClient(options: HttpOptions): HttpClient {
 
 /**
  * Sends the key as `Authorization: Bearer`, the form the server prefers when both are present
- * (seed part 5 rule 2); a request that sets its own Authorization keeps it.
+ * (specs/openapi.yaml info, Authentication); a request that sets its own Authorization keeps it.
  */
 function bearerAuth(apiKey: string): Middleware {
   return {
