@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
 
 /**
- * A repository's statements, prepared on first use and then reused: preparing needs the tables,
- * which exist only after migrate(), and a statement is cheaper run again than prepared again.
- * `sql()` returns them.
+ * A getter of a repository's statements, prepared on its first call and then reused: preparing
+ * needs the tables, which exist only after migrate(), and a statement is cheaper run again than
+ * prepared again.
  */
 export function preparedOnFirstUse<S>(db: Database.Database, prepare: (db: Database.Database) => S): () => S {
   let statements: S | undefined;
