@@ -10,7 +10,7 @@ import {
   StampSchema,
   StampStatus,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
-import type { StampProof } from "../proofs/stamp-evidence.js";
+import type { StampEvidenceProof } from "../proofs/stamp-evidence.js";
 import type { StampStatus as Status } from "../stamps/stamp-repository.js";
 import type { StampView } from "../stamps/stamp-view.js";
 
@@ -44,7 +44,7 @@ export function toStampMessage(view: StampView): Stamp {
 }
 
 /** The Merkle batch proof and the anchors confirmed so far; absent while the stamp is pending. */
-function proofMessage(proof: StampProof): Proof {
+function proofMessage(proof: StampEvidenceProof): Proof {
   const { primeSignature, witnesses, chainAnchor, merkleRoot, merkleProof } = proof;
   return create(ProofSchema, { primeSignature, witnesses, chainAnchor, merkleRoot, merkleProof });
 }

@@ -1,11 +1,13 @@
 import type { components } from "../../gen/openapi/types.js";
+import type { VaultState } from "../vault/state.js";
 import { linkTo } from "./links.js";
 
 // What the explorer page's server rendering and its live script (client/explorer.ts) share, so
 // that a list redrawn in the browser reads and links exactly as the server drew it.
 
 type Schemas = components["schemas"];
-export type VaultState = Schemas["VaultState"];
+
+export type { VaultState };
 export type VaultList = Schemas["ExplorerVaultList"];
 
 /** The page size of GET /explorer when the query names none (its spec default). */

@@ -11,7 +11,7 @@ import { initialEvidence } from "../stamps/stamp-view.js";
 import type { Batch, LeafProof, ProofRepository } from "./proof-repository.js";
 
 /** A stamp's cryptographic proof, in the terms of the gRPC `Proof` message (hex strings). */
-export interface StampProof {
+export interface StampEvidenceProof {
   batchId: string;
   leafIndex: number;
   treeSize: number;
@@ -35,7 +35,7 @@ export interface StampEvidence {
   anchors: AnchorState[];
   sealed: boolean;
   logged: boolean;
-  proof: StampProof | null;
+  proof: StampEvidenceProof | null;
 }
 
 /** Reads a stamp's evidence from the proof, anchor and log records. */

@@ -1,8 +1,8 @@
 import type { ContentHash } from "../../core/content-hash.js";
-import type { components } from "../../gen/openapi/types.js";
+import type { StampDocument, StampStatus } from "../../core/types.js";
 
-export type StampDocument = components["schemas"]["StampDocument"];
-export type StampStatus = components["schemas"]["StampStatus"];
+// Defined once, in core/; the stamps domain's users find them here too.
+export type { StampDocument, StampStatus };
 
 /** A stamp as stored. Only hashes and the signed document are kept, never document content. */
 export interface StoredStamp {

@@ -1,9 +1,10 @@
+import type { AnchorType } from "../../core/types.js";
 import { anchorTypes } from "../../gen/openapi/enums.js";
-import type { components } from "../../gen/openapi/types.js";
 import { invalid } from "../errors.js";
 import { getPreset, type PresetName } from "../presets/presets.js";
 
-export type AnchorType = components["schemas"]["AnchorType"];
+// Defined once, in core/; the stamps domain's users find it here too.
+export type { AnchorType };
 
 /** What a client may choose when stamping; anything left out comes from the preset or the defaults. */
 export interface StampChoices {

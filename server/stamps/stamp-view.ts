@@ -1,7 +1,7 @@
 import { stampStatus, trustScore } from "../../core/trust.js";
 import type { AnchorState } from "../../core/types.js";
 import type { AnchorAvailability } from "../anchors/availability.js";
-import type { StampEvidence, StampProof } from "../proofs/stamp-evidence.js";
+import type { StampEvidence, StampEvidenceProof } from "../proofs/stamp-evidence.js";
 import type { StampStatus, StoredStamp } from "./stamp-repository.js";
 
 /**
@@ -16,7 +16,7 @@ export interface StampView {
   trustScore: number;
   trustMet: boolean;
   /** The Merkle batch proof (gRPC `Proof`); null while the stamp is pending. */
-  proof: StampProof | null;
+  proof: StampEvidenceProof | null;
 }
 
 /**
