@@ -2,9 +2,9 @@ import type { Clock } from "../clock.js";
 import type { EventBus } from "../events/bus.js";
 import type { Logger } from "../logger.js";
 import type { ProofRepository } from "../proofs/proof-repository.js";
+import type { AnchorType } from "../stamps/stamp-settings.js";
 import { type AnchorAdapter, type AnchorOutcome, anchorRetryDelay } from "./anchor.js";
 import type { AnchorRecord, AnchorRepository } from "./anchor-repository.js";
-import { isAnchored } from "./anchored.js";
 
 export interface AnchorWorkerDeps {
   anchors: AnchorRepository;
@@ -86,4 +86,15 @@ export class AnchorWorker {
     const anchored = members.filter((m) => m.status === "confirmed" && isAnchored(m.anchors, records));
     await proofs.markAnchored(anchored.map((m) => m.id));
   }
+}
+
+/**
+ * Whether a confirmed stamp is anchored: it requested anchors and every one of them has confirmed.
+ * One that failed, or that this deployment cannot provide, keeps the stamp `confirmed`, as does
+ * requesting none (anchored by nothing is not anchored). The stored status follows the rule the
+ * views apply on every read (`stampStatus` in core/trust.ts).
+ */
+function isAnchored(requested: readonly AnchorType[], records: readonly AnchorRecord[]): boolean {
+  const confirmed = (type: AnchorType) => records.some((r) => r.type === type && r.status === "confirmed");
+  return requested.length > 0 && requested.every(confirmed);
 }

@@ -1,7 +1,6 @@
 import { treeHeight } from "../../core/merkle.js";
 import { SHADOW_SCALES } from "../../core/shadows.js";
 import type { ChunkList } from "./chunk-list.js";
-import { entropy } from "./entropy.js";
 import { chunkLeafHashes, merkle } from "./merkle.js";
 import {
   type DecompositionMethod,
@@ -61,4 +60,19 @@ export function fingerprintResponse(doc: FingerprintDocument): FingerprintRespon
 /** An existence proof needs a chunk to prove; an empty document has none. */
 export function proofsAvailable(doc: FingerprintDocument): ProofType[] {
   return doc.chunk_count > 0 ? ["existence", "structure", "similarity"] : ["structure", "similarity"];
+}
+
+/**
+ * Shannon entropy of the byte distribution in bits per byte, summed over byte values 0 to 255 in
+ * order and rounded to 4 decimals (so the document's bytes do not depend on float noise).
+ */
+function entropy(histogram: Float64Array, size: number): number {
+  if (size === 0) return 0;
+  let bits = 0;
+  for (const count of histogram) {
+    if (count === 0) continue;
+    const p = count / size;
+    bits -= p * Math.log2(p);
+  }
+  return Math.round(bits * 1e4) / 1e4;
 }

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { decompositionMethods } from "../../gen/openapi/enums.js";
 import { invalid } from "../errors.js";
-import { looksBinary, SNIFF_BYTES } from "./binary.js";
 import { ByteWindow } from "./byte-window.js";
 import { CdcChunker } from "./cdc-chunker.js";
 import { ChunkList } from "./chunk-list.js";
@@ -13,6 +12,14 @@ import { type CutCandidates, Scanner } from "./scanner.js";
 import { ShadowSketch } from "./shadow-sketch.js";
 import { TextChunker } from "./text-chunker.js";
 import type { DecompositionMethod, FingerprintDocument } from "./types.js";
+
+/** How many leading bytes decide whether a document is binary (git's FIRST_FEW_BYTES). */
+const SNIFF_BYTES = 8000;
+
+/** Git's test (xdiff `buffer_is_binary`): binary when a NUL byte occurs in the first 8000 bytes. */
+function looksBinary(prefix: Uint8Array): boolean {
+  return prefix.subarray(0, SNIFF_BYTES).includes(0);
+}
 
 /** Computes a fingerprint while the document streams in. */
 export interface Fingerprinter {

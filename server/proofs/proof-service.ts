@@ -1,6 +1,6 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
-import type { components } from "../../gen/openapi/types.js";
 import { stampLeafData } from "../../core/stamp-leaf.js";
+import type { components } from "../../gen/openapi/types.js";
 import { conflict, notFound, ServiceError } from "../errors.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { TransparencyLog } from "../log/transparency-log.js";
@@ -9,7 +9,6 @@ import type { ProofRepository } from "./proof-repository.js";
 import type { StampEvidenceSource } from "./stamp-evidence.js";
 import type { TimestampAuthority } from "./tsa/authority.js";
 import { digestOids } from "./tsa/oids.js";
-import { ulidBytes } from "./ulid-bytes.js";
 
 export type StampProofDocument = components["schemas"]["StampProof"];
 
@@ -97,3 +96,20 @@ export class ProofService {
 
 const notConfirmed = (stampId: string) =>
   conflict(`stamp ${stampId} is pending; its batch is not sealed yet`, "stamp_not_confirmed");
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** The 128 bits of a ULID (the part after an id's prefix) as the content of a positive DER INTEGER. */
+function ulidBytes(ulid: string): Uint8Array {
+  let value = 0n;
+  for (const char of ulid) {
+    const digit = CROCKFORD.indexOf(char);
+    if (digit < 0) throw new RangeError(`not a ULID: ${ulid}`);
+    value = value * 32n + BigInt(digit);
+  }
+  // DER INTEGER content: minimal, with a leading zero only where the top bit would make it negative.
+  const bytes: number[] = [];
+  for (; value > 0n; value >>= 8n) bytes.unshift(Number(value & 0xffn));
+  if (bytes.length === 0 || bytes[0]! & 0x80) bytes.unshift(0);
+  return Uint8Array.from(bytes);
+}
