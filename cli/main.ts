@@ -69,7 +69,7 @@ const groups: { commands: Record<string, string>; load: () => Promise<Register> 
     load: async () => (await import("./commands/config.js")).registerConfig,
   },
   {
-    commands: { keys: "issue, list and revoke API keys (in the server's store)" },
+    commands: { keys: "API keys, and the deployment's signing keys (key ring, rotation)" },
     load: async () => (await import("./commands/keys.js")).registerKeys,
   },
   {

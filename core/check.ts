@@ -1,6 +1,7 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { type BatchMerkle, batchSigningMessage, inBatch } from "./batch-signature.js";
 import { formatProblem, STAMP_FORMAT } from "./format.js";
+import { type RingKey, ringKeyProblem } from "./key-ring.js";
 import { signedPayload } from "./payload.js";
 import { trustScore } from "./trust.js";
 import type { AnchorState, HashAlgorithm, StampDocument, VerifyDetails, VerifyResult } from "./types.js";
@@ -24,7 +25,12 @@ export interface CheckOptions {
   content?: SuppliedHash | null;
   /** Service keys to accept; absent: the embedded `service_public_key` is taken as given. */
   trustedServiceKeys?: readonly string[];
-  /** Whose keys `trustedServiceKeys` are, for the failure text ("this deployment"). */
+  /**
+   * The deployment's key ring (`GET /keys`): a service key is trusted for the stamps it signed
+   * within its period (core/key-ring.ts). Checked as well as `trustedServiceKeys` when both are given.
+   */
+  keyRing?: readonly RingKey[];
+  /** Whose keys `trustedServiceKeys` and `keyRing` are, for the failure text ("this deployment"). */
   trustedKeysOwner?: string;
   /** The current state of each anchor; absent: every requested anchor is reported `pending`. */
   anchorStates?(document: StampDocument): AnchorState[] | Promise<AnchorState[]>;
@@ -104,6 +110,13 @@ async function serviceSignature(
     failures.push(
       `service signature: key ${key} is not a service key of ${options.trustedKeysOwner ?? "the trusted set"}`,
     );
+    return "untrusted_key";
+  }
+  const ringProblem =
+    options.keyRing &&
+    ringKeyProblem(options.keyRing, "service", key, document.created_at, options.trustedKeysOwner);
+  if (ringProblem) {
+    failures.push(`service signature: ${ringProblem}`);
     return "untrusted_key";
   }
   return "valid";

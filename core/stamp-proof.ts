@@ -2,6 +2,7 @@ import { verifyAsync } from "@noble/ed25519";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import type { components } from "../gen/openapi/types.js";
 import { type Checkpoint, verifyCheckpoint } from "./checkpoint.js";
+import { type RingKey, ringKeyProblem, ringVerifierKeys } from "./key-ring.js";
 import { leafHash, verifyInclusion } from "./merkle.js";
 import { stampLeafData } from "./stamp-leaf.js";
 import type { AnchorState, StampDocument } from "./types.js";
@@ -13,6 +14,11 @@ export interface VerifyProofOptions {
   trustedServiceKeys?: readonly string[];
   /** Log verifier keys (`GET /log` `verifier_key`); absent: the log inclusion is not checked. */
   trustedLogKeys?: readonly string[];
+  /**
+   * The deployment's key ring (`GET /keys`): the batch key must be a service key of the ring at the
+   * batch's `sealed_at`, and, without `trustedLogKeys`, the ring's log keys check the log inclusion.
+   */
+  keyRing?: readonly RingKey[];
 }
 
 /** The outcome of each check of a stamp proof. */
@@ -96,6 +102,12 @@ async function batchSignatureCheck(
     failures.push(`batch signature: key ${key} is not a trusted service key`);
     return "untrusted_key";
   }
+  const ringProblem =
+    options.keyRing && ringKeyProblem(options.keyRing, "service", key, proof.batch.sealed_at);
+  if (ringProblem) {
+    failures.push(`batch signature: ${ringProblem}`);
+    return "untrusted_key";
+  }
   return "valid";
 }
 
@@ -104,13 +116,14 @@ async function logCheck(
   options: VerifyProofOptions,
   failures: string[],
 ): Promise<Pick<ProofCheck, "log" | "checkpoint">> {
-  if (!options.trustedLogKeys) return { log: "not_checked" };
+  const trustedLogKeys = options.trustedLogKeys ?? (options.keyRing && ringVerifierKeys(options.keyRing));
+  if (!trustedLogKeys) return { log: "not_checked" };
   if (!proof.log) {
     failures.push("log: the proof has no log inclusion yet");
     return { log: "absent" };
   }
   try {
-    const checkpoint = await verifyCheckpoint(proof.log.checkpoint, options.trustedLogKeys);
+    const checkpoint = await verifyCheckpoint(proof.log.checkpoint, trustedLogKeys);
     const included =
       checkpoint.treeSize === proof.log.tree_size &&
       verifyInclusion(

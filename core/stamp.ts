@@ -4,6 +4,7 @@ import { checkStamp, invalidFormat } from "./check.js";
 import { digestDocument } from "./digest.js";
 import { isStampDocument } from "./format.js";
 import { DuplicateMemberError, parseIJson } from "./i-json.js";
+import type { RingKey } from "./key-ring.js";
 import { type ProofEvidence, proofEvidence, type StampProof } from "./stamp-proof.js";
 import type { AnchorState, StampDocument, VerifyResult } from "./types.js";
 
@@ -31,6 +32,12 @@ export interface VerifyStampOptions {
   proof?: StampProof;
   /** Log verifier keys (`GET /log` `verifier_key`) for `proof`. */
   trustedLogKeys?: string[];
+  /**
+   * The deployment's key ring (`GET /keys`, or that document saved to a file) as trust anchors:
+   * the service key must be the deployment's at the stamp's `created_at` (a rotation keeps older
+   * stamps valid; a revoked key's later stamps fail), and so must a proof's batch and log keys.
+   */
+  keyRing?: readonly RingKey[];
 }
 
 /**
@@ -64,6 +71,8 @@ export async function verifyStamp(
     verifySignature: verifyEd25519,
     content,
     trustedServiceKeys: options.trustedServiceKeys,
+    keyRing: options.keyRing,
+    trustedKeysOwner: options.keyRing && "the key ring",
     anchorStates: proof
       ? async (document) => (await fromProof(document)).anchors
       : anchors && (() => anchors),

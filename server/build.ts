@@ -24,7 +24,7 @@ import { grpcStampService } from "./grpc/stamp-service.js";
 import { HealthChecks } from "./health/health-checks.js";
 import { Readiness } from "./health/readiness.js";
 import { Idempotency } from "./idempotency/idempotency.js";
-import { loadServiceKeys } from "./keys/service-keys.js";
+import { openDeploymentKeys } from "./keys/deployment-keys.js";
 import type { Logger } from "./logger.js";
 import { createLogger } from "./logger.js";
 import { countPublishedEvents } from "./metrics/event-counts.js";
@@ -46,6 +46,7 @@ import { fingerprintHandlers } from "./rest/fingerprint-handlers.js";
 import type { Handlers } from "./rest/handler.js";
 import { healthHandlers } from "./rest/health-handlers.js";
 import { createHttpServer } from "./rest/http-server.js";
+import { keyRingHandlers } from "./rest/key-ring-handlers.js";
 import { logHandlers } from "./rest/log-handlers.js";
 import { logTileHandlers } from "./rest/log-tile-handlers.js";
 import { metricsHandlers, metricsOnRestPort } from "./rest/metrics-handlers.js";
@@ -122,7 +123,8 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     options.rateLimiter ?? (await openRateLimiter(config, { logger, clock: options.clock }));
   // Given the limiter, refused keys are charged to their address: guessing keys is throttled.
   const auth = createAuthenticator(config, store, clock, rateLimiter);
-  const keys = loadServiceKeys(config, logger);
+  // Before anything is written: an instance whose keys are not the deployment's stops here.
+  const keys = await openDeploymentKeys(config, store, clock, logger);
   warnOfWidePermissions(config.DATA_DIR, sqlitePath(config), logger);
   const ctx: AppContext = { config, logger, clock, store, events, auth, keys, rateLimiter, metrics };
   const vault = createVaultDomain(ctx);
@@ -151,6 +153,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     ...explorerHandlers(vault.explorer, config.VAULT_FEE_CURRENCY),
     ...fingerprintHandlers(ctx),
     ...logHandlers(proofs),
+    ...keyRingHandlers(keys.ring, config.KEY_RING_REFRESH_SECONDS),
     ...logTileHandlers(proofs.log),
     ...proofHandlers(proofs.service),
     ...pageHandlers(ctx, { stamps: stamps.service, explorer: vault.explorer, ws }),
@@ -194,6 +197,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     readiness,
     metricsServer,
     async close() {
+      keys.ring.stop();
       await vault.scheduler.stop();
       await proofs.pipeline.stop();
       await ws.close(0);

@@ -40,6 +40,9 @@ export const configSchema = z
     // Service keys (server/keys/): unset, they are created on first start in DATA_DIR/keys/.
     SERVICE_SIGNING_KEY_FILE: z.string().min(1).optional(),
     AT_REST_KEY_FILE: z.string().min(1).optional(),
+    // How often each instance re-reads the deployment's key ring (server/keys/key-ring.ts): the
+    // bound on how long a rotation takes to be signed with everywhere (docs/operations.md "Keys").
+    KEY_RING_REFRESH_SECONDS: positiveInt.max(3600).default(30),
     AT_REST_KEY: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (256 bits)")

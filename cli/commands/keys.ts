@@ -7,6 +7,7 @@ import { loadConfig } from "../../server/config.js";
 import { openStore } from "../../server/store/open.js";
 import { requireExisting, storeTarget } from "../store-target.js";
 import { table } from "../table.js";
+import { registerKeyRing, revokeRingKey } from "./key-ring.js";
 
 interface CreateFlags {
   tier: KeyTier;
@@ -99,13 +100,17 @@ async function list(flags: { json?: boolean }): Promise<void> {
   console.log(table([header, ...rows]));
 }
 
-async function revoke(keyId: string): Promise<void> {
+async function revoke(keyId: string, flags: { kind?: string; reason?: string; at?: string }): Promise<void> {
+  if (flags.kind)
+    return revokeRingKey(keyId, { kind: flags.kind, reason: flags.reason ?? "revoked", at: flags.at });
   const outcome = await withKeys((keys) => keys.revoke(keyId), { wrote: true });
   console.log(outcome === "revoked" ? `revoked ${keyId}` : `${keyId} was already revoked`);
 }
 
 export function registerKeys(program: Command): void {
-  const keys = program.command("keys").description("issue, list and revoke API keys (in the server's store)");
+  const keys = program
+    .command("keys")
+    .description("issue, list and revoke API keys; list, rotate and revoke the deployment's signing keys");
   keys
     .command("create")
     .description("issue a key; it is printed once and stored only as a hash")
@@ -123,5 +128,13 @@ export function registerKeys(program: Command): void {
     .description("list keys (never the keys themselves)")
     .option("--json", "print JSON")
     .action(list);
-  keys.command("revoke").description("revoke a key by its id (key_…)").argument("<key-id>").action(revoke);
+  keys
+    .command("revoke")
+    .description("revoke an API key by its id (key_…), or with --kind a signing key of the key ring")
+    .argument("<key-id>")
+    .option("--kind <kind>", "a key ring key: service or log (an active one is rotated away first)")
+    .option("--reason <text>", "with --kind: why, published in GET /keys")
+    .option("--at <date-time>", "with --kind: from when its signatures are not trusted (default: now)")
+    .action(revoke);
+  registerKeyRing(keys);
 }

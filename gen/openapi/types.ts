@@ -1199,6 +1199,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment's key ring (every key it has signed with)
+         * @description Every key this deployment has used, as RFC 3161 authorities, CT logs and Sigstore publish
+         *     theirs: the service keys that sign stamps and batch roots, the log keys that sign
+         *     checkpoints and the TSA certificates that sign RFC 3161 tokens, each with the period it
+         *     signed in (`not_before` to `not_after`, open while active) and its state. A rotation
+         *     retires a key and never invalidates what it signed in its period; a revoked key's
+         *     signatures from `revoked_at` on are not trusted. Give this document to the SDK's offline
+         *     verifier as its trust anchors (docs/operations.md "Keys").
+         */
+        get: operations["getKeyRing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1780,6 +1806,49 @@ export interface components {
             root_hash: components["schemas"]["Digest"];
             /** @description The latest signed checkpoint. */
             checkpoint: string;
+        };
+        /** @description The deployment's key ring (`GET /keys`). */
+        KeyRing: {
+            keys: components["schemas"]["RingKey"][];
+        };
+        /**
+         * @description What the key signs: `service` stamps and batch roots, `log` checkpoints, `tsa` RFC 3161 tokens.
+         * @enum {string}
+         */
+        RingKeyKind: "service" | "log" | "tsa";
+        /**
+         * @description `active` signs now (one per kind), `retired` signed in its period, `revoked` is not trusted from `revoked_at` on.
+         * @enum {string}
+         */
+        RingKeyState: "active" | "retired" | "revoked";
+        /** @description One key of the ring and the period it signed in. */
+        RingKey: {
+            kind: components["schemas"]["RingKeyKind"];
+            /** @description The first 8 bytes of SHA-256 of `public_key`, hex. */
+            key_id: string;
+            /** @description `ed25519:<hex>` for service and log keys; the PEM certificate chain (TSA certificate, then its CA) for a TSA. */
+            public_key: string;
+            /** @description Log keys: the checkpoint origin they sign under. */
+            origin?: string;
+            /** @description Log keys: the C2SP verifier key `<origin>+<8 hex key id>+<base64 key>`. */
+            verifier_key?: string;
+            /**
+             * Format: date-time
+             * @description Start of the period the key signed in.
+             */
+            not_before: string;
+            /**
+             * Format: date-time
+             * @description End of that period (exclusive); absent while the key is active.
+             */
+            not_after?: string;
+            state: components["schemas"]["RingKeyState"];
+            /**
+             * Format: date-time
+             * @description Revoked keys: signatures dated from here on are not trusted.
+             */
+            revoked_at?: string;
+            revocation_reason?: string;
         };
         /** @description Inclusion proof of one log entry (`GET /log/inclusion`). */
         LogInclusionProof: {
@@ -5235,6 +5304,58 @@ export interface operations {
                      *     -----END CERTIFICATE-----
                      */
                     "application/pem-certificate-chain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getKeyRing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key ring, oldest key first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    /** @description `public, max-age=<KEY_RING_REFRESH_SECONDS>`: how long an instance may take to see a rotation. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kind": "service",
+                     *           "key_id": "8a1f54c6d0e2b3a4",
+                     *           "public_key": "ed25519:ac6099a7bffe10f9fe87e65c1fe2dd4f4ab215d286b2e695940fd77917b14e15",
+                     *           "not_before": "1970-01-01T00:00:00.000Z",
+                     *           "not_after": "2026-11-26T10:01:00.000Z",
+                     *           "state": "retired"
+                     *         },
+                     *         {
+                     *           "kind": "service",
+                     *           "key_id": "1dd1979a4e749515",
+                     *           "public_key": "ed25519:1dd1979a4e7495150edecede19448ce96b7baa9cf9273ba4389b7ad9939966a0",
+                     *           "not_before": "2026-11-26T10:00:00.000Z",
+                     *           "state": "active"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeyRing"];
                 };
             };
             400: components["responses"]["BadRequest"];

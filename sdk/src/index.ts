@@ -13,6 +13,7 @@ export { decodeEntryBundle, EntryBundleError, encodeEntryBundle } from "../../co
 // Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
 export { type FingerprintProofResult, verifyFingerprintProof } from "../../core/fingerprint-proof.js";
 export { type DuplicateMember, DuplicateMemberError, parseIJson } from "../../core/i-json.js";
+export { type KeyRing, type RingKey, ringKeyProblem, ringVerifierKeys } from "../../core/key-ring.js";
 export {
   type ForkEvidence,
   LogForkError,

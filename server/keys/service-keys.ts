@@ -1,4 +1,4 @@
-import { createPrivateKey, generateKeyPairSync, randomBytes } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
@@ -6,6 +6,7 @@ import type { Logger } from "../logger.js";
 import { type AtRestCipher, atRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer, type Signer } from "./ed25519.js";
 import { readKeyFile, readOrCreateKeyFile } from "./key-file.js";
+import type { KeyRing } from "./key-ring.js";
 
 /**
  * The service's secrets: its Ed25519 stamp-signing key and the 256-bit key that encrypts secrets
@@ -14,6 +15,10 @@ import { readKeyFile, readOrCreateKeyFile } from "./key-file.js";
 export interface ServiceKeys {
   signing: Signer;
   atRest: AtRestCipher;
+  /** The checkpoint-signing key; absent: `signing` (a service assembled without a key ring). */
+  log?: Signer;
+  /** The deployment's key ring (server/keys/key-ring.ts); absent: `signing` is the only key trusted. */
+  ring?: KeyRing;
 }
 
 /** The key files created in `DATA_DIR/keys/` when the configuration names none. */
@@ -26,10 +31,19 @@ type KeyConfig = Pick<Config, "DATA_DIR" | "SERVICE_SIGNING_KEY_FILE" | "AT_REST
  * in `DATA_DIR/keys/` are created on first start, so a deployment keeps its keys across restarts.
  */
 export function loadServiceKeys(config: KeyConfig, logger: Logger): ServiceKeys {
-  return { signing: loadSigningKey(config, logger), atRest: atRestCipher(loadAtRestKey(config, logger)) };
+  const { signingKey, atRest } = loadConfiguredKeys(config, logger);
+  return { signing: ed25519Signer(signingKey), atRest };
 }
 
-function loadSigningKey(config: KeyConfig, logger: Logger): Signer {
+/** The configured secrets themselves, which the key ring checks and registers (join-key-ring.ts). */
+export function loadConfiguredKeys(
+  config: KeyConfig,
+  logger: Logger,
+): { signingKey: KeyObject; atRest: AtRestCipher } {
+  return { signingKey: loadSigningKey(config, logger), atRest: atRestCipher(loadAtRestKey(config, logger)) };
+}
+
+function loadSigningKey(config: KeyConfig, logger: Logger): KeyObject {
   const pem = config.SERVICE_SIGNING_KEY_FILE
     ? readConfigured("SERVICE_SIGNING_KEY_FILE", config.SERVICE_SIGNING_KEY_FILE, logger)
     : readOrCreateKeyFile(join(config.DATA_DIR, "keys", defaultKeyFiles.signing), newSigningKeyPem, logger);
@@ -37,7 +51,7 @@ function loadSigningKey(config: KeyConfig, logger: Logger): Signer {
   if (key.asymmetricKeyType !== "ed25519") {
     throw new ConfigError("invalid configuration: SERVICE_SIGNING_KEY_FILE: not an Ed25519 private key");
   }
-  return ed25519Signer(key);
+  return key;
 }
 
 function loadAtRestKey(config: KeyConfig, logger: Logger): Buffer {

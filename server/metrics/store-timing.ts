@@ -23,6 +23,7 @@ const repositories: Record<Repository, true> = {
   log: true,
   logTiles: true,
   anchors: true,
+  keyRing: true,
 };
 
 /**

@@ -34,7 +34,7 @@ export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain>
   const { config, store, keys, clock, events, logger, metrics } = ports;
   const mirror = config.LOG_TILES_DIR ? new DirectoryTileMirror(config.LOG_TILES_DIR) : undefined;
   const tiles = new LogTiles(store.logTiles, mirror, logger.child({ component: "log-tiles" }));
-  const log = new TransparencyLog(store.log, keys.signing, logOrigin(config), clock, tiles);
+  const log = new TransparencyLog(store.log, keys.log ?? keys.signing, logOrigin(config), clock, tiles);
   const batcher = new Batcher({
     proofs: observeSealing(store.proofs, metrics),
     signer: keys.signing,

@@ -34,6 +34,7 @@ export function createStampDomain({
     stamps: store.stamps,
     identities,
     signing: keys.signing,
+    ring: keys.ring,
     clock,
     events,
     fingerprinter,

@@ -7,6 +7,8 @@ import type { EventBus } from "../events/bus.js";
 import { hashStream } from "../hashing/hash-stream.js";
 import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
+import type { KeyRing } from "../keys/key-ring.js";
+import { pinnedSigner } from "../keys/rotating-signer.js";
 import type { StampEvidence, StampEvidenceSource } from "../proofs/stamp-evidence.js";
 import { type Annotations, normalizeAnnotations } from "./annotations.js";
 import { BatchProgress } from "./batch-progress.js";
@@ -24,7 +26,7 @@ import { newStampId } from "./stamp-id.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
 import { resolveSettings, type StampChoices, type StampSettings } from "./stamp-settings.js";
 import { initialEvidence, type StampView, viewOf } from "./stamp-view.js";
-import { verifyDocument, verifyStored } from "./verification.js";
+import { type ServiceKeyTrust, verifyDocument, verifyStored } from "./verification.js";
 
 /** Who asks for a stamp and with which identity (REST, gRPC and WebSocket alike). */
 export interface StampCaller {
@@ -79,6 +81,8 @@ export interface StampServiceDeps {
   identities: IdentityService;
   /** The service's own signing key. */
   signing: Signer;
+  /** The deployment's key ring, whose keys verification trusts; absent: `signing`'s key only. */
+  ring?: Pick<KeyRing, "entries">;
   clock: Clock;
   events: EventBus;
   /** The fingerprint engine; without it `generate_fp` answers 501. */
@@ -241,7 +245,7 @@ export class StampService {
   async inspect(id: string, options: VerifyOptions = {}): Promise<{ view: StampView; result: VerifyResult }> {
     const stamp = await this.find(id);
     const evidence = await this.evidenceOf(stamp);
-    const result = await verifyStored(stamp, evidence, this.deps.signing.publicKey, options.contentHash);
+    const result = await verifyStored(stamp, evidence, this.trust(), options.contentHash);
     return { view: viewOf(stamp, evidence), result };
   }
 
@@ -251,9 +255,14 @@ export class StampService {
       stampJson,
       this.deps.stamps,
       (stamp) => this.evidenceOf(stamp),
-      this.deps.signing.publicKey,
+      this.trust(),
       options.contentHash,
     );
+  }
+
+  private trust(): ServiceKeyTrust {
+    const { ring, signing } = this.deps;
+    return ring ? { keyRing: ring.entries } : { trustedServiceKeys: [signing.publicKey] };
   }
 
   private evidenceOf(stamp: StoredStamp): Promise<StampEvidence> {
@@ -366,17 +375,19 @@ export class StampService {
   private async draftBatch(inputs: readonly IssueInput[], progress?: BatchProgress): Promise<StoredStamp[]> {
     const facts = inputs.map(factsOf);
     const authors = inputs.map((input) => input.author);
+    // One key for the whole batch, though the ring may rotate while it is drafted.
+    const signing = pinnedSigner(this.deps.signing);
     const drafts: BatchDraft[] = [];
     while (drafts.length < inputs.length) {
       const from = drafts.length;
       const to = progress ? Math.min(inputs.length, from + Math.max(1, progress.untilNext)) : inputs.length;
-      drafts.push(...draftBatch(facts.slice(from, to), this.deps.signing, authors.slice(from, to)));
+      drafts.push(...draftBatch(facts.slice(from, to), signing, authors.slice(from, to)));
       if (progress) {
         progress.advance(to - from);
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    const documents = signDrafts(drafts, this.deps.signing);
+    const documents = signDrafts(drafts, signing);
     return inputs.map((input, i) => stored(input, documents[i]!));
   }
 

@@ -1,4 +1,4 @@
-import { checkStamp } from "../../core/check.js";
+import { type CheckOptions, checkStamp } from "../../core/check.js";
 import type { ContentHash } from "../../core/content-hash.js";
 import { jcs } from "../../core/jcs.js";
 import type { AnchorState, StampDocument, VerifyResult } from "../../core/types.js";
@@ -7,6 +7,12 @@ import { verifyEd25519 } from "../keys/ed25519.js";
 import type { StampEvidence } from "../proofs/stamp-evidence.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
 
+/**
+ * Which service keys verification trusts: the deployment's key ring (each key for its period), or
+ * one key where a service is assembled without a ring.
+ */
+export type ServiceKeyTrust = Pick<CheckOptions, "trustedServiceKeys" | "keyRing">;
+
 /** The live evidence of a stored stamp (server/proofs/stamp-evidence.ts). */
 export type EvidenceLookup = (stamp: StoredStamp) => Promise<StampEvidence>;
 
@@ -14,17 +20,17 @@ const NOT_RECORDED = "stamp not recorded by this deployment";
 
 /**
  * The server side of verification: the SDK's checkStamp (one definition of a valid stamp) with
- * node:crypto signatures, this deployment's key as the only trusted service key, and anchor states,
+ * node:crypto signatures, this deployment's key ring as the trusted service keys, and anchor states,
  * sealing and log inclusion from this deployment's records.
  */
 export function verifyStored(
   stamp: StoredStamp,
   evidence: StampEvidence,
-  serviceKey: string,
+  trust: ServiceKeyTrust,
   content?: ContentHash,
 ): Promise<VerifyResult> {
   return checkStamp(stamp.document, {
-    ...serverChecks(serviceKey, content),
+    ...serverChecks(trust, content),
     anchorStates: () => evidence.anchors,
     batchEvidence: () => evidence,
   });
@@ -39,7 +45,7 @@ export function verifyDocument(
   stampJson: unknown,
   stamps: Pick<StampRepository, "get">,
   evidenceOf: EvidenceLookup,
-  serviceKey: string,
+  trust: ServiceKeyTrust,
   content?: ContentHash,
 ): Promise<VerifyResult> {
   // checkStamp asks for anchors, then for the batch evidence: one lookup serves both.
@@ -51,18 +57,18 @@ export function verifyDocument(
         stored && sameDocument(stored.document, document) ? evidenceOf(stored) : unrecorded(document),
       ));
   return checkStamp(stampJson, {
-    ...serverChecks(serviceKey, content),
+    ...serverChecks(trust, content),
     anchorStates: async (document) => (await lookup(document)).anchors,
     batchEvidence: lookup,
   });
 }
 
-function serverChecks(serviceKey: string, content: ContentHash | undefined) {
+function serverChecks(trust: ServiceKeyTrust, content: ContentHash | undefined) {
   return {
     verifySignature: verifyEd25519,
     merkle,
     content: content ?? null,
-    trustedServiceKeys: [serviceKey],
+    ...trust,
     trustedKeysOwner: "this deployment",
   };
 }

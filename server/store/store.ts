@@ -3,6 +3,7 @@ import type { AuthRepository } from "../auth/auth-repository.js";
 import type { Clock } from "../clock.js";
 import type { IdempotencyRepository } from "../idempotency/idempotency-repository.js";
 import type { IdentityRepository } from "../identities/identity-repository.js";
+import type { KeyRingRepository } from "../keys/key-ring-repository.js";
 import type { LogRepository } from "../log/log-repository.js";
 import type { LogTileRepository } from "../log/log-tile-repository.js";
 import type { ProofRepository } from "../proofs/proof-repository.js";
@@ -44,4 +45,6 @@ export interface Store {
   readonly logTiles: LogTileRepository;
   /** Anchor records of batches (log, rfc3161, bitcoin, ethereum). */
   readonly anchors: AnchorRepository;
+  /** The deployment's key ring and the at-rest key's check value (server/keys/key-ring.ts). */
+  readonly keyRing: KeyRingRepository;
 }

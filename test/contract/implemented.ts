@@ -54,6 +54,7 @@ export const implemented: ReadonlySet<OperationId> = new Set<OperationId>([
   "getLogConsistency",
   "getTsaCertificate",
   "getKeyRing",
+  "getKeyRing",
   "getLogTilesCheckpoint",
   "getLogTile",
   "getLogTile2",

@@ -4,8 +4,24 @@ import { APIResource } from "../core/resource.js";
 
 type Schemas = components["schemas"];
 
-/** The transparency log over batch roots, and the certificate of the service's time-stamp authority. */
+/**
+ * The transparency log over batch roots, the certificate of the service's time-stamp authority,
+ * and the deployment's key ring.
+ */
 export class Log extends APIResource {
+  /**
+   * `GET /keys`: every key the deployment has signed with and the period it signed in: the trust
+   * anchors of the offline verifier (`verifyStamp`'s and `verifyStampProof`'s `keyRing`), so
+   * stamps from before a key rotation keep verifying and a revoked key's later stamps do not.
+   *
+   * @example
+   * const { keys } = await client.log.keyRing();
+   * const result = await verifyStamp(stampJson, { keyRing: keys, proof });
+   */
+  keyRing(options?: RequestOptions): Promise<Schemas["KeyRing"]> {
+    return this.core.request("GET", (init) => this.http.GET("/keys", init), options);
+  }
+
   /**
    * `GET /log`: origin, verifier key (pin it for `verifyCheckpoint`) and the latest checkpoint.
    *

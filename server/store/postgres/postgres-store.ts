@@ -6,6 +6,7 @@ import { PostgresAnchorRepository } from "./postgres-anchor-repository.js";
 import { PostgresAuthRepository } from "./postgres-auth-repository.js";
 import { PostgresIdempotencyRepository } from "./postgres-idempotency-repository.js";
 import { PostgresIdentityRepository } from "./postgres-identity-repository.js";
+import { PostgresKeyRingRepository } from "./postgres-key-ring-repository.js";
 import { PostgresLogRepository } from "./postgres-log-repository.js";
 import { PostgresLogTileRepository } from "./postgres-log-tile-repository.js";
 import { PostgresProofRepository } from "./postgres-proof-repository.js";
@@ -29,6 +30,7 @@ export class PostgresStore implements Store {
   readonly log: PostgresLogRepository;
   readonly logTiles: PostgresLogTileRepository;
   readonly anchors: PostgresAnchorRepository;
+  readonly keyRing: PostgresKeyRingRepository;
   private databaseClock: DatabaseClock | undefined;
 
   constructor(url: string) {
@@ -45,6 +47,7 @@ export class PostgresStore implements Store {
     this.log = new PostgresLogRepository(this.pool);
     this.logTiles = new PostgresLogTileRepository(this.pool);
     this.anchors = new PostgresAnchorRepository(this.pool);
+    this.keyRing = new PostgresKeyRingRepository(this.pool);
   }
 
   /** The database's clock (see DatabaseClock); set by migrate(), which every start runs first. */

@@ -6,6 +6,7 @@ import { SqliteAnchorRepository } from "./sqlite-anchor-repository.js";
 import { SqliteAuthRepository } from "./sqlite-auth-repository.js";
 import { SqliteIdempotencyRepository } from "./sqlite-idempotency-repository.js";
 import { SqliteIdentityRepository } from "./sqlite-identity-repository.js";
+import { SqliteKeyRingRepository } from "./sqlite-key-ring-repository.js";
 import { SqliteLogRepository } from "./sqlite-log-repository.js";
 import { SqliteLogTileRepository } from "./sqlite-log-tile-repository.js";
 import { SqliteProofRepository } from "./sqlite-proof-repository.js";
@@ -30,6 +31,7 @@ export class SqliteStore implements Store {
   readonly log: SqliteLogRepository;
   readonly logTiles: SqliteLogTileRepository;
   readonly anchors: SqliteAnchorRepository;
+  readonly keyRing: SqliteKeyRingRepository;
 
   constructor(readonly path: string) {
     // 0600 (folder 0700): vault keys and metadata are for this user only; -wal and -shm follow.
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     this.log = new SqliteLogRepository(this.db);
     this.logTiles = new SqliteLogTileRepository(this.db);
     this.anchors = new SqliteAnchorRepository(this.db);
+    this.keyRing = new SqliteKeyRingRepository(this.db);
   }
 
   async migrate(): Promise<void> {

@@ -1,0 +1,39 @@
+import type { Clock } from "../clock.js";
+import { type Config, logOrigin } from "../config.js";
+import type { Logger } from "../logger.js";
+import type { Store } from "../store/store.js";
+import { joinKeyRing } from "./join-key-ring.js";
+import { KeyRing } from "./key-ring.js";
+import { loadConfiguredKeys, type ServiceKeys } from "./service-keys.js";
+
+/**
+ * The service's keys as the deployment holds them: the configured secrets checked against the
+ * store's key ring (a wrong one refuses the start, see join-key-ring.ts) before anything is
+ * written, then signing with the ring's active keys, re-read every `KEY_RING_REFRESH_SECONDS`.
+ * `close()` stops the re-reading.
+ */
+export async function openDeploymentKeys(
+  config: Config,
+  store: Pick<Store, "keyRing" | "log">,
+  clock: Clock,
+  logger: Logger,
+): Promise<ServiceKeys & { ring: KeyRing }> {
+  const { signingKey, atRest } = loadConfiguredKeys(config, logger);
+  await joinKeyRing({
+    repo: store.keyRing,
+    signingKey,
+    atRest,
+    origin: logOrigin(config),
+    logSize: async () => (await store.log.latestCheckpoint())?.treeSize ?? 0,
+    now: clock.now(),
+  });
+  const ring = await KeyRing.open({
+    repo: store.keyRing,
+    atRest,
+    refreshMs: config.KEY_RING_REFRESH_SECONDS * 1000,
+  });
+  ring.start((err) =>
+    logger.warn({ err }, "could not re-read the key ring; signing with the keys read before"),
+  );
+  return { signing: ring.service, log: ring.log, atRest, ring };
+}

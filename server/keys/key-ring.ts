@@ -1,0 +1,165 @@
+import { createHash, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { hexToBytes } from "@noble/hashes/utils.js";
+import { verifierKey } from "../../core/checkpoint.js";
+import type { RingKey, RingKeyKind } from "../../core/key-ring.js";
+import type { AtRestCipher } from "./at-rest-cipher.js";
+import { ed25519Signer, privateKeyFromPkcs8, type Signer } from "./ed25519.js";
+import type { KeyRingRepository, Revocation, StoredRingKey } from "./key-ring-repository.js";
+import { RotatingSigner } from "./rotating-signer.js";
+
+/** Where a key's signatures start counting when nothing older is known: the first key of a ring. */
+export const SINCE_EVER = new Date(0);
+
+/** The first 8 bytes of SHA-256 of what names the key (a log key: its verifier key), hex. */
+export const ringKeyId = (name: string): string =>
+  createHash("sha256").update(name).digest("hex").slice(0, 16);
+
+/** `ed25519:<hex>` as raw bytes (what checkpoints and verifier keys carry). */
+const rawKey = (publicKey: string): Uint8Array => hexToBytes(publicKey.slice("ed25519:".length));
+
+/** A log key's C2SP verifier key: `<origin>+<key id>+<base64 key>`. */
+export const logVerifierKey = (key: Pick<StoredRingKey, "origin" | "publicKey">): string =>
+  verifierKey(key.origin!, rawKey(key.publicKey));
+
+/** The associated data a ring key's private key is sealed under: it opens in its own row only. */
+const sealedAs = (kind: RingKeyKind, keyId: string) => `key_ring:${kind}:${keyId}`;
+
+/** A new Ed25519 ring entry for `kind`, its private key sealed with the at-rest key. */
+export function newRingKey(
+  kind: "service" | "log",
+  privateKey: KeyObject,
+  atRest: AtRestCipher,
+  period: { notBefore: Date; origin?: string },
+): StoredRingKey {
+  const publicKey = ed25519Signer(privateKey).publicKey;
+  const origin = period.origin ?? null;
+  const keyId = ringKeyId(kind === "log" ? logVerifierKey({ origin, publicKey }) : publicKey);
+  const der = privateKey.export({ format: "der", type: "pkcs8" });
+  return {
+    kind,
+    keyId,
+    publicKey,
+    origin,
+    sealedPrivateKey: atRest.seal(der, sealedAs(kind, keyId)),
+    notBefore: period.notBefore,
+    notAfter: null,
+    state: "active",
+    revokedAt: null,
+    revocationReason: null,
+  };
+}
+
+/** A ring key's private key, unsealed with the at-rest key. */
+export function ringPrivateKey(key: StoredRingKey, atRest: AtRestCipher): KeyObject {
+  if (!key.sealedPrivateKey)
+    throw new Error(`the key ring holds no private key for ${key.kind} key ${key.keyId}`);
+  return privateKeyFromPkcs8(atRest.open(key.sealedPrivateKey, sealedAs(key.kind, key.keyId)));
+}
+
+export const generateEd25519 = (): KeyObject => generateKeyPairSync("ed25519").privateKey;
+
+/** A ring key as `GET /keys` publishes it: never its private key. */
+export function publishedKey(key: StoredRingKey): RingKey {
+  return {
+    kind: key.kind,
+    key_id: key.keyId,
+    public_key: key.publicKey,
+    ...(key.origin !== null && { origin: key.origin, verifier_key: logVerifierKey(key) }),
+    not_before: key.notBefore.toISOString(),
+    ...(key.notAfter && { not_after: key.notAfter.toISOString() }),
+    state: key.state,
+    ...(key.revokedAt && { revoked_at: key.revokedAt.toISOString() }),
+    ...(key.revocationReason !== null && { revocation_reason: key.revocationReason }),
+  };
+}
+
+export interface KeyRingOptions {
+  repo: KeyRingRepository;
+  atRest: AtRestCipher;
+  /** How often the ring is re-read (`KEY_RING_REFRESH_SECONDS`): the bound on seeing a rotation. */
+  refreshMs: number;
+}
+
+/**
+ * The deployment's key ring as this instance sees it: what `GET /keys` publishes and verification
+ * trusts, and the signers of the active service and log keys. Re-read every `refreshMs`, so a
+ * rotation made anywhere (`stampd keys rotate`, another instance) is signed with here within that
+ * time; a retired key stays valid for the overlap rotation gives it (rotationOverlapMs).
+ */
+export class KeyRing {
+  private keys: StoredRingKey[] = [];
+  private published: RingKey[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly signers = new Map<string, Signer>();
+  readonly service: RotatingSigner;
+  readonly log: RotatingSigner;
+
+  private constructor(
+    private readonly options: KeyRingOptions,
+    keys: StoredRingKey[],
+  ) {
+    this.accept(keys);
+    this.service = new RotatingSigner(this.activeSigner("service"));
+    this.log = new RotatingSigner(this.activeSigner("log"));
+  }
+
+  /** The ring as stored now; it must hold an active service and log key (joinKeyRing registers them). */
+  static async open(options: KeyRingOptions): Promise<KeyRing> {
+    return new KeyRing(options, await options.repo.list());
+  }
+
+  /** Every key, oldest first, as `GET /keys` publishes it. */
+  get entries(): readonly RingKey[] {
+    return this.published;
+  }
+
+  /** The active log key's origin. */
+  get logOrigin(): string {
+    return this.active("log").origin!;
+  }
+
+  /** Re-reads the ring and signs with its active keys from now on. */
+  async refresh(): Promise<void> {
+    this.accept(await this.options.repo.list());
+    this.service.use(this.activeSigner("service"));
+    this.log.use(this.activeSigner("log"));
+  }
+
+  /** Re-reads the ring every `refreshMs` until stop(); a failed read keeps the ring as it was. */
+  start(onError: (err: unknown) => void): void {
+    this.timer = setInterval(() => this.refresh().catch(onError), this.options.refreshMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Revokes a retired key (an active one is rotated away first by the caller). */
+  revoke(kind: RingKeyKind, keyId: string, revocation: Revocation): Promise<boolean> {
+    return this.options.repo.revoke(kind, keyId, revocation);
+  }
+
+  private accept(keys: StoredRingKey[]): void {
+    this.keys = keys;
+    this.published = keys.map(publishedKey);
+  }
+
+  private active(kind: RingKeyKind): StoredRingKey {
+    const key = this.keys.find((k) => k.kind === kind && k.state === "active");
+    if (!key) throw new Error(`the key ring has no active ${kind} key`);
+    return key;
+  }
+
+  /** The active key's signer, its private key unsealed once per key. */
+  private activeSigner(kind: "service" | "log"): Signer {
+    const key = this.active(kind);
+    const id = `${kind}:${key.keyId}`;
+    let signer = this.signers.get(id);
+    if (!signer) {
+      signer = ed25519Signer(ringPrivateKey(key, this.options.atRest));
+      this.signers.set(id, signer);
+    }
+    return signer;
+  }
+}

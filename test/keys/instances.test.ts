@@ -1,0 +1,148 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import type { components } from "../../gen/openapi/types.js";
+import { type RunningService, startService } from "../helpers/service.js";
+import { createSchema, type TestSchema } from "../store/postgres.js";
+
+type Schemas = components["schemas"];
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const run = promisify(execFile);
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function schema(): Promise<TestSchema> {
+  const created = await createSchema();
+  cleanup.push(() => created.drop());
+  return created;
+}
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "stampd-keys-"));
+  cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function instance(env: Record<string, string>): Promise<RunningService> {
+  const svc = await startService({ RATE_LIMIT_ENABLED: "false", ...env });
+  cleanup.push(() => svc.close());
+  return svc;
+}
+
+/** The real server process (`server/main.ts`) until it exits: its code and what it wrote to stderr. */
+async function startProcess(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  const result = await run(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      GRPC_PORT: "0",
+      LOG_LEVEL: "silent",
+      ...env,
+    },
+    timeout: 60_000,
+  }).then(
+    () => ({ code: 0, stderr: "" }),
+    (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+  );
+  return result;
+}
+
+async function ring(svc: RunningService): Promise<Schemas["RingKey"][]> {
+  return ((await (await fetch(`${svc.baseUrl}/keys`)).json()) as Schemas["KeyRing"]).keys;
+}
+
+async function stamp(svc: RunningService, text: string): Promise<Schemas["StampResponse"]> {
+  const form = new FormData();
+  form.append("file", new Blob([text]), "document.txt");
+  const res = await fetch(`${svc.baseUrl}/stamps`, { method: "POST", body: form });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Schemas["StampResponse"];
+}
+
+describe("instances of one deployment on PostgreSQL", () => {
+  it("refuses to start an instance whose signing key is not in the ring: one line, non-zero exit", async () => {
+    const { url } = await schema();
+    const first = folder();
+    const a = await instance({ DATABASE_URL: url, DATA_DIR: first });
+    const before = await ring(a);
+    // The deployment's at-rest key, but a signing key of its own (a fresh DATA_DIR creates one).
+    const outcome = await startProcess({
+      DATABASE_URL: url,
+      DATA_DIR: folder(),
+      AT_REST_KEY_FILE: join(first, "keys", "at-rest.key"),
+    });
+    expect(outcome.code).not.toBe(0);
+    const lines = outcome.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^invalid configuration: SERVICE_SIGNING_KEY_FILE: key ed25519:[0-9a-f]{64} is not in this deployment's key ring/,
+    );
+    expect(await ring(a)).toEqual(before);
+  });
+
+  it("refuses an instance with another at-rest key before it writes anything", async () => {
+    const { url } = await schema();
+    const first = folder();
+    const a = await instance({ DATABASE_URL: url, DATA_DIR: first });
+    const before = await ring(a);
+    const outcome = await startProcess({
+      DATABASE_URL: url,
+      DATA_DIR: folder(),
+      SERVICE_SIGNING_KEY_FILE: join(first, "keys", "service-ed25519.pem"),
+    });
+    expect(outcome.code).not.toBe(0);
+    expect(outcome.stderr.trimEnd().split("\n")).toEqual([
+      "invalid configuration: AT_REST_KEY: not this deployment's at-rest key (it cannot open the stored check value); start with the key every other instance uses",
+    ]);
+    expect(await ring(a)).toEqual(before);
+  });
+
+  it("signs with a key rotated by `stampd keys rotate` on every instance within KEY_RING_REFRESH_SECONDS", async () => {
+    const { url } = await schema();
+    const env = { DATABASE_URL: url, DATA_DIR: folder(), KEY_RING_REFRESH_SECONDS: "1" };
+    const a = await instance(env);
+    const b = await instance(env);
+    const old = await stamp(b, "before the rotation");
+    const { stdout } = await run(
+      process.execPath,
+      ["bin/stampd.js", "keys", "rotate", "--kind", "service", "--json"],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+      },
+    );
+    const rotatedAt = Date.now();
+    const { active } = JSON.parse(stdout) as { active: Schemas["RingKey"] };
+    // Instance B re-reads the ring every second: within that (and a little for the stamp itself)
+    // it signs with the new key; a stamp signed with the old one meanwhile stays valid.
+    const stamps: Schemas["StampResponse"][] = [];
+    while (stamps.at(-1)?.stamp_json.service_public_key !== active.public_key) {
+      expect(Date.now() - rotatedAt).toBeLessThan(2_000);
+      stamps.push(await stamp(b, `after the rotation ${stamps.length}`));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const made of [old, ...stamps]) {
+      for (const svc of [a, b]) {
+        const res = await fetch(`${svc.baseUrl}/stamps/${made.stamp_id}/verify`, { method: "POST" });
+        const result = (await res.json()) as Schemas["VerifyResponse"];
+        expect(result.details.service_signature, result.details.failures.join("; ")).toBe("valid");
+      }
+    }
+    expect((await ring(a)).filter((k) => k.kind === "service").map((k) => k.state)).toEqual([
+      "retired",
+      "active",
+    ]);
+  });
+});

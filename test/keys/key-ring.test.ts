@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { verifyCheckpoint } from "../../core/checkpoint.js";
+import { ringVerifierKeys } from "../../core/key-ring.js";
+import { verifyStamp } from "../../core/stamp.js";
+import type { components } from "../../gen/openapi/types.js";
+import { ManualClock } from "../../server/clock.js";
+import { revokeKey, rotateKey } from "../../server/keys/key-rotation.js";
+import { connectClient } from "../grpc/fixture.js";
+import { type RunningService, startService } from "../helpers/service.js";
+
+type Schemas = components["schemas"];
+
+let svc: RunningService | undefined;
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+});
+
+const clock = () => new ManualClock("2026-03-01T00:00:00.000Z");
+
+async function start(manual: ManualClock): Promise<RunningService> {
+  svc = await startService(
+    { KEY_RING_REFRESH_SECONDS: "30", RATE_LIMIT_ENABLED: "false" },
+    { clock: manual },
+  );
+  return svc;
+}
+
+async function call<T>(s: RunningService, method: string, path: string, body?: unknown): Promise<T> {
+  const json = body !== undefined && !(body instanceof FormData);
+  const res = await fetch(`${s.baseUrl}${path}`, {
+    method,
+    headers: json ? { "content-type": "application/json" } : {},
+    body: json ? JSON.stringify(body) : (body as FormData | undefined),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+function stamp(s: RunningService, text: string): Promise<Schemas["StampResponse"]> {
+  const form = new FormData();
+  form.append("file", new Blob([text]), "document.txt");
+  return call(s, "POST", "/stamps", form);
+}
+const ring = async (s: RunningService) => (await call<Schemas["KeyRing"]>(s, "GET", "/keys")).keys;
+
+/** The rotation `stampd keys rotate` makes, against the service's own store. */
+function ports(s: RunningService, now: Date, overlapMs = 60_000) {
+  const { store, keys } = s.service.ctx;
+  return { repo: store.keyRing, atRest: keys.atRest, now, overlapMs };
+}
+
+describe("the key ring", () => {
+  it("publishes the first start's service and log keys, public and cacheable", async () => {
+    const s = await start(clock());
+    const res = await fetch(`${s.baseUrl}/keys`);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=30");
+    const keys = ((await res.json()) as Schemas["KeyRing"]).keys;
+    expect(keys.map((k) => [k.kind, k.state])).toEqual([
+      ["log", "active"],
+      ["service", "active"],
+    ]);
+    const log = keys.find((k) => k.kind === "log")!;
+    expect(log.verifier_key).toBe((await call<Schemas["LogInfo"]>(s, "GET", "/log")).verifier_key);
+    expect(JSON.stringify(keys)).not.toMatch(/sealed|private/);
+  });
+
+  it("keeps stamps signed before a rotation valid on REST, gRPC and offline with the ring", async () => {
+    const manual = clock();
+    const s = await start(manual);
+    const before = await stamp(s, "before");
+    manual.advance(1000);
+    const rotated = await rotateKey(ports(s, manual.now()), "service");
+    await s.service.ctx.keys.ring!.refresh();
+    manual.advance(1000);
+    const after = await stamp(s, "after");
+    expect(after.stamp_json.service_public_key).toBe(rotated.active.publicKey);
+    expect(before.stamp_json.service_public_key).toBe(rotated.retired!.publicKey);
+    const published = await ring(s);
+    expect(published.filter((k) => k.kind === "service").map((k) => k.state)).toEqual(["retired", "active"]);
+    const grpc = connectClient(s);
+    for (const made of [before, after]) {
+      const rest = await call<Schemas["VerifyResponse"]>(s, "POST", `/stamps/${made.stamp_id}/verify`);
+      expect(rest.details.service_signature, rest.details.failures.join("; ")).toBe("valid");
+      const document = await call<Schemas["VerifyResponse"]>(s, "POST", "/verify", {
+        stamp_json: made.stamp_json,
+      });
+      expect(document.details.service_signature).toBe("valid");
+      expect((await grpc.verify({ stampId: made.stamp_id })).verified).toBe(true);
+      const offline = await verifyStamp(made.stamp_json, { keyRing: published });
+      expect(offline.details.service_signature, offline.details.failures.join("; ")).toBe("valid");
+    }
+    // Without the ring, the old pinned key alone does not vouch for the new stamp.
+    const pinned = await verifyStamp(after.stamp_json, { trustedServiceKeys: [rotated.retired!.publicKey] });
+    expect(pinned.details.service_signature).toBe("untrusted_key");
+  });
+
+  it("fails a revoked key's stamps from its revocation on, with the reason, and keeps its earlier ones", async () => {
+    const manual = clock();
+    const s = await start(manual);
+    const early = await stamp(s, "early");
+    const compromisedAt = new Date(manual.now().getTime() + 500);
+    manual.advance(1000);
+    // Signed after the compromise, by an instance that has not re-read the ring yet.
+    const late = await stamp(s, "late");
+    const keyId = (await ring(s)).find((k) => k.kind === "service" && k.state === "active")!.key_id;
+    const outcome = await revokeKey(ports(s, manual.now()), "service", keyId, {
+      reason: "key file leaked",
+      at: compromisedAt,
+    });
+    expect(outcome.revoked).toBe(true);
+    expect(outcome.rotated?.active.publicKey).not.toBe(early.stamp_json.service_public_key);
+    await s.service.ctx.keys.ring!.refresh();
+    const published = await ring(s);
+    const rest = await call<Schemas["VerifyResponse"]>(s, "POST", `/stamps/${late.stamp_id}/verify`);
+    expect(rest.is_valid).toBe(false);
+    expect(rest.details.service_signature).toBe("untrusted_key");
+    expect(rest.details.failures.join("; ")).toContain(
+      `was revoked at ${compromisedAt.toISOString()} (key file leaked)`,
+    );
+    expect((await connectClient(s).verify({ stampId: late.stamp_id })).verified).toBe(false);
+    const offline = await verifyStamp(late.stamp_json, { keyRing: published });
+    expect(offline.details.service_signature).toBe("untrusted_key");
+    const kept = await call<Schemas["VerifyResponse"]>(s, "POST", `/stamps/${early.stamp_id}/verify`);
+    expect(kept.details.service_signature).toBe("valid");
+    expect((await verifyStamp(early.stamp_json, { keyRing: published })).details.service_signature).toBe(
+      "valid",
+    );
+    // The new active key signs on.
+    const next = await stamp(s, "next");
+    expect((await verifyStamp(next.stamp_json, { keyRing: published })).details.service_signature).toBe(
+      "valid",
+    );
+  });
+
+  it("verifies checkpoints from before and after a log key rotation with the published ring", async () => {
+    const manual = clock();
+    const s = await start(manual);
+    const first = await stamp(s, "first");
+    await s.service.proofs.pipeline.tick();
+    const before = (await call<Schemas["LogInfo"]>(s, "GET", "/log")).checkpoint;
+    manual.advance(1000);
+    await rotateKey(ports(s, manual.now()), "log");
+    await s.service.ctx.keys.ring!.refresh();
+    await stamp(s, "second");
+    await s.service.proofs.pipeline.tick();
+    const after = await call<Schemas["LogInfo"]>(s, "GET", "/log");
+    expect(after.checkpoint).not.toBe(before);
+    const trusted = ringVerifierKeys(await ring(s));
+    expect(trusted).toHaveLength(2);
+    expect(trusted).toContain(after.verifier_key);
+    expect((await verifyCheckpoint(before, trusted)).treeSize).toBe(1);
+    expect((await verifyCheckpoint(after.checkpoint, trusted)).treeSize).toBe(2);
+    // The old log key alone does not vouch for the new checkpoint.
+    await expect(verifyCheckpoint(after.checkpoint, [trusted[0]!])).rejects.toThrow(
+      /no signature by a trusted log key/,
+    );
+    // A stamp's proof from before the rotation, checked offline against the ring.
+    const proof = await call<Schemas["StampProof"]>(s, "GET", `/stamps/${first.stamp_id}/proof`);
+    const offline = await verifyStamp(first.stamp_json, { keyRing: await ring(s), proof });
+    expect(offline.details.logged, offline.details.failures.join("; ")).toBe(true);
+  });
+});
