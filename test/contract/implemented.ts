@@ -54,7 +54,6 @@ export const implemented: ReadonlySet<OperationId> = new Set<OperationId>([
   "getLogConsistency",
   "getTsaCertificate",
   "getKeyRing",
-  "getKeyRing",
   "getLogTilesCheckpoint",
   "getLogTile",
   "getLogTile2",

@@ -686,10 +686,6 @@ export const operations: Record<OperationId, OperationContract> = {
     call: (c, o) => c.client.log.keyRing(o),
     check: (b) => expect(b.keys.filter((k) => k.state === "active").map((k) => k.kind)).toContain("service"),
   }),
-  getKeyRing: op({
-    call: (c, o) => c.client.log.keyRing(o),
-    check: (b) => expect(b.keys.filter((k) => k.state === "active").map((k) => k.kind)).toContain("service"),
-  }),
   getTsaCertificate: op({
     call: (c, o) => c.client.log.tsaCertificate(o),
     check: (b) => expect(b).toContain("-----BEGIN CERTIFICATE-----"),
