@@ -45,7 +45,7 @@ export interface LaneView {
  * The outcome reported for the lane with the fewest whole requests left; on a tie the one that takes
  * longer to refill, so a client waiting `reset` seconds really finds the headroom back.
  */
-export function outcomeOf(allowed: boolean, lanes: LaneView[], waitMs: number): Outcome {
+export function reportedOutcome(allowed: boolean, lanes: LaneView[], waitMs: number): Outcome {
   let shown = lanes[0]!;
   for (const lane of lanes) {
     if (

@@ -1,4 +1,4 @@
-import { type Algorithm, ceilMs, EPS, outcomeOf, type Step } from "./algorithm.js";
+import { type Algorithm, ceilMs, EPS, reportedOutcome, type Step } from "./algorithm.js";
 import type { Lane } from "./tiers.js";
 
 /** Slots per window: a minute counts in 2 s slots, an hour in 2 min slots. */
@@ -25,7 +25,7 @@ export const slidingWindow: Algorithm<number[][]> = {
       remaining: Math.max(0, Math.floor(w.lane.limit - sum(w.slots) + EPS)),
       resetMs: w.slots.length ? ceilMs(expiry(w, w.slots.at(-2)!) - nowMs) : 0,
     }));
-    return { state: windows.map((w) => w.slots), outcome: outcomeOf(allowed, views, waitMs) };
+    return { state: windows.map((w) => w.slots), outcome: reportedOutcome(allowed, views, waitMs) };
   },
 };
 

@@ -1,4 +1,4 @@
-import { type Algorithm, ceilMs, EPS, outcomeOf, type Step } from "./algorithm.js";
+import { type Algorithm, ceilMs, EPS, reportedOutcome, type Step } from "./algorithm.js";
 import type { Lane } from "./tiers.js";
 
 /**
@@ -23,7 +23,7 @@ export const tokenBucket: Algorithm<number[]> = {
       remaining: Math.floor(b.tokens + EPS),
       resetMs: ceilMs((b.capacity - b.tokens) / b.rate),
     }));
-    return { state: next, outcome: outcomeOf(allowed, views, waitMs) };
+    return { state: next, outcome: reportedOutcome(allowed, views, waitMs) };
   },
 };
 
