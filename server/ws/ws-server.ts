@@ -8,7 +8,6 @@ import type { StampService } from "../stamps/stamp-service.js";
 import { WsConnection } from "./connection.js";
 import { Fanout } from "./fanout.js";
 import { frameType } from "./frames.js";
-import { startKeepAlive } from "./keepalive.js";
 import { createRequestHandler, type RequestHandler } from "./requests.js";
 import { StampRequests } from "./stamp-requests.js";
 import { SubscriptionIndex } from "./subscription-index.js";
@@ -136,4 +135,17 @@ function closed(socket: WebSocket): Promise<void> {
     if (socket.readyState === socket.CLOSED) resolve();
     else socket.once("close", () => resolve());
   });
+}
+
+/**
+ * One timer for all connections (not one each): every interval, a connection that has not
+ * answered the previous ping frame is dropped and the others are pinged again. Browsers answer
+ * ping frames on their own, so this needs nothing from clients.
+ */
+function startKeepAlive(connections: Iterable<WsConnection>, intervalMs: number): () => void {
+  const timer = setInterval(() => {
+    for (const conn of connections) conn.checkAlive();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
