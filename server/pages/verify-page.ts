@@ -1,6 +1,7 @@
-import type { components } from "../../gen/openapi/types.js";
+import type { RingKey } from "../../core/key-ring.js";
 import { evidenceOf, TRUST_RULE, trustItems } from "../../core/trust.js";
 import type { VerifyResult } from "../../core/types.js";
+import type { components } from "../../gen/openapi/types.js";
 import { anchorTimeline } from "./anchor-timeline.js";
 import { algorithmName } from "./format.js";
 import { html, type SafeHtml } from "./html.js";
@@ -21,13 +22,15 @@ export interface VerifyPageInput {
   result: VerifyResult;
   /** Where the RFC 3161 token of this stamp can be downloaded, when the service offers it. */
   tokenUrl?: string;
+  /** The key ring's entry of the key that signed the stamp; absent when the ring has none. */
+  signingKey?: RingKey;
 }
 
 /** GET /verify/{stamp_id}: the public page a third party reads to judge a stamp. */
 export function verifyPage(input: VerifyPageInput): string {
   const { stamp } = input;
   const main = html`<h1>Stamp <code class="value">${stamp.stamp_id}</code></h1>
-${verdictSection(input.result, stamp.stamp_json)}
+${verdictSection(input.result, stamp.stamp_json, input)}
 ${stampDetails(stamp)}
 ${trustSection(input.result)}
 ${anchorTimeline(stamp, input.result.details)}
@@ -36,7 +39,11 @@ ${downloads(input)}`;
   return layout({ base: input.base, title: `Stamp ${stamp.stamp_id}`, main, script: "verify" });
 }
 
-function verdictSection(result: VerifyResult, document: StampResponse["stamp_json"]): SafeHtml {
+function verdictSection(
+  result: VerifyResult,
+  document: StampResponse["stamp_json"],
+  { base, signingKey }: VerifyPageInput,
+): SafeHtml {
   const verdict = verdictOf(result);
   const { details } = result;
   const batch = document.signatures.service_batch;
@@ -46,10 +53,19 @@ function verdictSection(result: VerifyResult, document: StampResponse["stamp_jso
 <ul class="checks">
 <li>Format: ${details.format}</li>
 <li>Service signature: ${details.service_signature.replace("_", " ")}${batch ? ` (one signature for a batch of ${batch.tree_size} stamps, over their Merkle root)` : ""}</li>
+<li>Signed by: ${signedBy(document.service_public_key, signingKey, base)}</li>
 <li>Author signature: ${details.author_signature}</li>
 </ul>
 ${details.failures.length ? html`<ul class="failures">${details.failures.map((f) => html`<li>${f}</li>`)}</ul>` : ""}
 </section>`;
+}
+
+/** Which of the deployment's keys signed, and for which period the key ring (`GET /keys`) vouches for it. */
+function signedBy(publicKey: string, key: RingKey | undefined, base: string): SafeHtml {
+  if (!key) return html`<code class="value">${publicKey}</code>, which is not in this deployment's key ring`;
+  const until = key.not_after ? ` until ${key.not_after}` : " (the active key)";
+  const revoked = key.revoked_at ? `, revoked at ${key.revoked_at}` : "";
+  return html`service key <code class="value">${key.key_id}</code> (<code class="value">${publicKey}</code>), ${key.state}: signing from ${key.not_before}${until}${revoked}; see the <a href="${linkTo(base, "keys")}">key ring</a>`;
 }
 
 /** The score, the evidence it counted line by line, and its rule, all from the one trust function. */

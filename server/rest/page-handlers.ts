@@ -51,7 +51,10 @@ export function pageHandlers(ctx: AppContext, deps: PageDeps): Handlers {
         const { view, result } = await deps.stamps.inspect(id);
         const stamp = toStampResponse(view, base);
         const token = tokenUrl(base, stamp);
-        sendPage(res, 200, verifyPage({ base, stamp, result, tokenUrl: token }));
+        const signingKey = ctx.keys.ring?.entries.find(
+          (k) => k.kind === "service" && k.public_key === stamp.stamp_json.service_public_key,
+        );
+        sendPage(res, 200, verifyPage({ base, stamp, result, tokenUrl: token, signingKey }));
       } catch (err) {
         if (!(err instanceof ServiceError && err.code === "not_found")) throw err;
         sendPage(res, 404, notFoundPage(base, id));
