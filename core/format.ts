@@ -1,3 +1,4 @@
+import { anchorTypes, decompositionMethods, presetNames } from "../gen/openapi/enums.js";
 import { hashAlgorithms } from "./content-hash.js";
 import { quote } from "./quote.js";
 import type { StampDocument } from "./types.js";
@@ -18,10 +19,6 @@ const STAMP_ID = /^stp_[0-9A-HJKMNP-TV-Z]{26}$/;
 const STANDARD_HASH = /^(sha3-256|sha256|blake3):[0-9a-f]{64}$/;
 // RFC 3339 date-time, the JSON Schema `date-time` format.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-const ANCHORS = ["log", "rfc3161", "bitcoin", "ethereum"];
-const PRESETS = ["casual", "standard", "archival", "maximum"];
-const METHODS = ["hierarchical", "flat", "content_addressed", "semantic"];
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -79,7 +76,7 @@ function object(required: Record<string, Check>, optional: Record<string, Check>
 const anchorList: Check = (v) => {
   if (!Array.isArray(v)) return "must be an array";
   if (new Set(v).size !== v.length) return "must not repeat an anchor type";
-  const bad = v.find((a) => !ANCHORS.includes(a as string));
+  const bad = v.find((a) => !(anchorTypes as readonly unknown[]).includes(a));
   return bad === undefined ? null : `holds an unknown anchor type ${quote(bad)}`;
 };
 
@@ -99,7 +96,7 @@ const fingerprint = object({
   standard_hash: pattern(STANDARD_HASH, "<algorithm>:<64 hex>"),
   merkle_root: pattern(HEX64, "64 lowercase hex characters"),
   chunk_count: integer(0),
-  decomposition_method: oneOf(METHODS),
+  decomposition_method: oneOf(decompositionMethods),
 });
 
 const auditPath: Check = (v) => {
@@ -149,7 +146,7 @@ const stampDocument = object(
     }),
     anchors: anchorList,
     trust_threshold: integer(0, 100),
-    preset: oneOf([...PRESETS, null]),
+    preset: oneOf([...presetNames, null]),
     storage_mode: oneOf(["local"]),
     encryption: oneOf(["none"]),
     fingerprint: nullable(fingerprint),
