@@ -11,7 +11,7 @@ import { spoolFolder, UploadSpool } from "./upload-spool.js";
 /** The part that carries the document; every other part is a text field. */
 const FILE_PART = "file";
 
-export interface UploadOptions {
+export interface UploadLimits {
   /** Largest file part accepted; one byte more fails the file stream with a 413. */
   maxBytes: number;
   /** Text fields per form (MAX_FORM_FIELDS); one more is a 400. */
@@ -31,7 +31,7 @@ export function uploadLimits(
     "MAX_UPLOAD_BYTES" | "MAX_FORM_FIELDS" | "MAX_FORM_FIELD_BYTES" | "UPLOAD_SPOOL_DIR" | "DATA_DIR"
   >,
   fileRequired: boolean,
-): UploadOptions {
+): UploadLimits {
   return {
     maxBytes: config.MAX_UPLOAD_BYTES,
     maxFields: config.MAX_FORM_FIELDS,
@@ -42,7 +42,7 @@ export function uploadLimits(
 }
 
 /** What the client said about its file. */
-export interface UploadFile {
+export interface UploadedFileInfo {
   /** The part's file name; empty when the client sent none. */
   filename: string;
   mimeType: string;
@@ -76,7 +76,7 @@ export interface UploadOperation<S, D, T> {
   /** The digest `final` needs from one read with `readWith`; null when the file must be read again. */
   reuse(digest: D, readWith: S, final: S): D | null;
   /** Acts on the complete, valid form; `upload` is null when no file part was sent. */
-  finish(fields: FormFields, upload: { file: UploadFile; digest: D } | null): Promise<T>;
+  finish(fields: FormFields, upload: { file: UploadedFileInfo; digest: D } | null): Promise<T>;
 }
 
 /**
@@ -91,7 +91,7 @@ export interface UploadOperation<S, D, T> {
  */
 export function receiveUpload<S, D, T>(
   req: Request,
-  opts: UploadOptions,
+  opts: UploadLimits,
   op: UploadOperation<S, D, T>,
 ): Promise<T> {
   const form = formOf(req);
@@ -109,7 +109,7 @@ export function receiveUpload<S, D, T>(
 
 /** A file being read: the digest under way, the settings it assumed, its spool if any. */
 interface Reading<S, D> {
-  file: UploadFile;
+  file: UploadedFileInfo;
   readWith: S;
   digest: Promise<D>;
   spool: UploadSpool | null;
@@ -128,7 +128,7 @@ class UploadReceiver<S, D, T> {
 
   constructor(
     private readonly req: Request,
-    private readonly opts: UploadOptions,
+    private readonly opts: UploadLimits,
     private readonly form: FormSchema | null,
     private readonly query: Record<string, string>,
     private readonly op: UploadOperation<S, D, T>,
@@ -192,7 +192,11 @@ class UploadReceiver<S, D, T> {
     this.reading.catch((err) => this.fail(err));
   }
 
-  private async startReading(known: FormFields, stream: Readable, file: UploadFile): Promise<Reading<S, D>> {
+  private async startReading(
+    known: FormFields,
+    stream: Readable,
+    file: UploadedFileInfo,
+  ): Promise<Reading<S, D>> {
     await this.op.start?.(known);
     if (this.settled) throw new Error("upload already settled");
     const { settings, certain } = this.op.plan(known);
@@ -278,7 +282,7 @@ class UploadReceiver<S, D, T> {
 async function withoutBody<S, D, T>(
   form: FormSchema | null,
   query: Record<string, string>,
-  opts: UploadOptions,
+  opts: UploadLimits,
   op: UploadOperation<S, D, T>,
 ): Promise<T> {
   if (opts.fileRequired) throw invalid("request validation failed", [missingFile]);
