@@ -37,9 +37,14 @@ export class PostgresKeyRingRepository implements KeyRingRepository {
 
   async rotate(next: StoredRingKey, retiredUntil: Date): Promise<StoredRingKey | undefined> {
     return transaction(this.pool, async (client) => {
-      // FOR UPDATE: two rotations of one kind at once take turns; the second retires the first's key.
+      // Two rotations of one kind at once take turns, and the second retires the first's key. Not
+      // FOR UPDATE: once the first commits, its retired row no longer matches and the second would
+      // find no active key. The lock is the transaction's; the query after it sees the first's commit.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':key_ring:' || $1))", [
+        next.kind,
+      ]);
       const { rows } = await client.query<RingKeyRow>(
-        "SELECT * FROM key_ring WHERE kind = $1 AND state = 'active' FOR UPDATE",
+        "SELECT * FROM key_ring WHERE kind = $1 AND state = 'active'",
         [next.kind],
       );
       const active = rows[0];
