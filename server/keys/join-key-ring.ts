@@ -2,7 +2,7 @@ import type { KeyObject } from "node:crypto";
 import { ConfigError } from "../config.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer } from "./ed25519.js";
-import { newRingKey, ringPrivateKey, SINCE_EVER } from "./key-ring.js";
+import { newRingKey, ringKeyId, ringPrivateKey, SINCE_EVER } from "./key-ring.js";
 import type { KeyRingRepository, StoredRingKey } from "./key-ring-repository.js";
 
 /** What an instance brings to the deployment: its configured secrets and log origin. */
@@ -94,3 +94,32 @@ async function joinLog(joining: Joining): Promise<void> {
 
 const keysOf = async (repo: KeyRingRepository, kind: StoredRingKey["kind"]) =>
   (await repo.list()).filter((k) => k.kind === kind);
+
+/**
+ * The TSA certificate chain of `DATA_DIR/keys/tsa.pem` joins the ring the same way: registered by
+ * the first instance, and an instance with another one (it would issue tokens no other instance's
+ * `GET /tsa/ca.pem` vouches for) refuses to start with one line.
+ */
+export async function joinTsaCertificate(repo: KeyRingRepository, chainPem: string): Promise<void> {
+  if (!(await keysOf(repo, "tsa")).length) {
+    await repo.register({
+      kind: "tsa",
+      keyId: ringKeyId(chainPem),
+      publicKey: chainPem,
+      origin: null,
+      // The TSA's key stays in its file: the ring publishes its certificate only.
+      sealedPrivateKey: null,
+      notBefore: SINCE_EVER,
+      notAfter: null,
+      state: "active",
+      revokedAt: null,
+      revocationReason: null,
+    });
+  }
+  const ring = await keysOf(repo, "tsa");
+  if (!ring.some((k) => k.publicKey === chainPem && k.state !== "revoked")) {
+    throw new ConfigError(
+      `invalid configuration: DATA_DIR: keys/tsa.pem holds TSA certificate ${ringKeyId(chainPem)}, which is not in this deployment's key ring (TSA certificates ${ring.map((k) => k.keyId).join(", ")}); copy tsa.pem from the deployment's keys folder`,
+    );
+  }
+}

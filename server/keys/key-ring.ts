@@ -4,7 +4,7 @@ import { verifierKey } from "../../core/checkpoint.js";
 import type { RingKey, RingKeyKind } from "../../core/key-ring.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer, privateKeyFromPkcs8, type Signer } from "./ed25519.js";
-import type { KeyRingRepository, Revocation, StoredRingKey } from "./key-ring-repository.js";
+import type { KeyRingRepository, StoredRingKey } from "./key-ring-repository.js";
 import { RotatingSigner } from "./rotating-signer.js";
 
 /** Where a key's signatures start counting when nothing older is known: the first key of a ring. */
@@ -133,11 +133,6 @@ export class KeyRing {
 
   stop(): void {
     clearInterval(this.timer);
-  }
-
-  /** Revokes a retired key (an active one is rotated away first by the caller). */
-  revoke(kind: RingKeyKind, keyId: string, revocation: Revocation): Promise<boolean> {
-    return this.options.repo.revoke(kind, keyId, revocation);
   }
 
   private accept(keys: StoredRingKey[]): void {

@@ -22,6 +22,8 @@ export interface ProofDomain {
   evidence: StampEvidenceSource;
   /** The CA certificate of the service's own time-stamp authority, PEM. */
   tsaCaPem: string;
+  /** Its certificate chain (TSA certificate, CA), PEM, as the key ring holds it. */
+  tsaChainPem: string;
 }
 
 export type ProofPorts = Pick<
@@ -67,5 +69,5 @@ export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain>
     anchorAvailability(config),
   );
   const service = new ProofService({ stamps: store.stamps, proofs: store.proofs, evidence, log, tsa });
-  return { log, pipeline, service, evidence, tsaCaPem: tsa.caPem };
+  return { log, pipeline, service, evidence, tsaCaPem: tsa.caPem, tsaChainPem: tsa.chainPem };
 }

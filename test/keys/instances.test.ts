@@ -109,6 +109,24 @@ describe("instances of one deployment on PostgreSQL", () => {
     expect(await ring(a)).toEqual(before);
   });
 
+  it("refuses an instance with a TSA certificate of its own", async () => {
+    const { url } = await schema();
+    const first = folder();
+    await instance({ DATABASE_URL: url, DATA_DIR: first });
+    const outcome = await startProcess({
+      DATABASE_URL: url,
+      DATA_DIR: folder(),
+      SERVICE_SIGNING_KEY_FILE: join(first, "keys", "service-ed25519.pem"),
+      AT_REST_KEY_FILE: join(first, "keys", "at-rest.key"),
+    });
+    expect(outcome.code).not.toBe(0);
+    const lines = outcome.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^invalid configuration: DATA_DIR: keys\/tsa.pem holds TSA certificate [0-9a-f]{16}, which is not in this deployment's key ring/,
+    );
+  });
+
   it("signs with a key rotated by `stampd keys rotate` on every instance within KEY_RING_REFRESH_SECONDS", async () => {
     const { url } = await schema();
     const env = { DATABASE_URL: url, DATA_DIR: folder(), KEY_RING_REFRESH_SECONDS: "1" };

@@ -59,7 +59,10 @@ describe("the key ring", () => {
     expect(keys.map((k) => [k.kind, k.state])).toEqual([
       ["log", "active"],
       ["service", "active"],
+      ["tsa", "active"],
     ]);
+    const tsa = keys.find((k) => k.kind === "tsa")!;
+    expect(tsa.public_key.endsWith(await (await fetch(`${s.baseUrl}/tsa/ca.pem`)).text())).toBe(true);
     const log = keys.find((k) => k.kind === "log")!;
     expect(log.verifier_key).toBe((await call<Schemas["LogInfo"]>(s, "GET", "/log")).verifier_key);
     expect(JSON.stringify(keys)).not.toMatch(/sealed|private/);

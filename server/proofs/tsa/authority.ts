@@ -16,6 +16,8 @@ export class TimestampAuthority {
     private readonly signer: TsaSigner,
     /** The CA certificate, PEM: what `openssl ts -verify -CAfile` needs. */
     readonly caPem: string,
+    /** The TSA certificate then the CA's, PEM: what the key ring publishes of this TSA. */
+    readonly chainPem: string,
   ) {}
 
   /** A granted RFC 3161 response (DER) stating `facts`. */
@@ -45,6 +47,7 @@ export async function loadTimestampAuthority(
   return new TimestampAuthority(
     { privateKey: privateKey as CryptoKey, certificate: cert },
     text.slice(text.lastIndexOf("-----BEGIN CERTIFICATE-----")),
+    text.slice(text.indexOf("-----BEGIN CERTIFICATE-----")),
   );
 }
 
