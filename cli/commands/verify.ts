@@ -1,11 +1,12 @@
 import { openAsBlob } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
-import { looksLikeProofBundle, type ProofBundle, parseProofBundle } from "../../sdk/src/bundle/bundle.js";
-import { type BundleCheck, verifyProofBundle } from "../../sdk/src/bundle/verify-bundle.js";
 import { parseIJson } from "../../core/i-json.js";
+import type { KeyRing, RingKey } from "../../core/key-ring.js";
 import { verifyStamp } from "../../core/stamp.js";
 import type { VerifyResult } from "../../core/types.js";
+import { looksLikeProofBundle, type ProofBundle, parseProofBundle } from "../../sdk/src/bundle/bundle.js";
+import { type BundleCheck, verifyProofBundle } from "../../sdk/src/bundle/verify-bundle.js";
 import { clientFor, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { UsageError } from "../errors.js";
 import { readInput } from "../files.js";
@@ -16,6 +17,7 @@ interface VerifyOptions extends RemoteFlags {
   logKey?: string[];
   tsaCa?: string;
   anchorTsaCa?: string;
+  keyRing?: string;
 }
 
 export function registerVerify(program: Command): void {
@@ -33,6 +35,10 @@ export function registerVerify(program: Command): void {
     .option("--online", "ask the server that made the stamp (its URL from the bundle, or --url)")
     .option("--trust <keys...>", "service keys (ed25519:<hex>) to accept; default: the key the stamp embeds")
     .option("--log-key <keys...>", "log verifier keys to accept; default: the key the bundle holds")
+    .option(
+      "--key-ring <file>",
+      "the deployment's key ring (the JSON of GET /keys, e.g. from stampd keys ring --json): each key trusted for its own period",
+    )
     .option(
       "--tsa-ca <pem-file>",
       "CA certificate the RFC 3161 TSA must chain to; default: the one the bundle holds",
@@ -55,12 +61,13 @@ export function registerVerify(program: Command): void {
       const document = documentPath
         ? await openAsBlob(documentPath).catch(unreadable(documentPath))
         : undefined;
-      if (parsed.bundle) return verifyBundle(parsed.bundle, document, opts);
-      const result = await verifyStamp(parsed.stamp, { document, trustedServiceKeys: opts.trust });
+      const keyRing = opts.keyRing ? await readKeyRing(opts.keyRing) : undefined;
+      if (parsed.bundle) return verifyBundle(parsed.bundle, document, opts, keyRing);
+      const result = await verifyStamp(parsed.stamp, { document, trustedServiceKeys: opts.trust, keyRing });
       console.log(
         opts.json
           ? JSON.stringify(result, null, 2)
-          : summary(parsed.stamp, result, opts.trust !== undefined, "offline"),
+          : summary(parsed.stamp, result, opts.trust !== undefined || keyRing !== undefined, "offline"),
       );
       process.exitCode = result.is_valid ? 0 : 1;
     },
@@ -102,10 +109,20 @@ function stampDocumentOf(value: unknown): unknown {
   return typeof wrapped === "object" && wrapped !== null ? wrapped : value;
 }
 
+/** The `keys` of a saved `GET /keys` document. */
+async function readKeyRing(path: string): Promise<RingKey[]> {
+  const text = (await readInput(path)).toString("utf8");
+  const keys = (JSON.parse(text) as Partial<KeyRing> | null)?.keys;
+  if (!Array.isArray(keys))
+    throw new UsageError(`--key-ring ${path}: not a key ring (the JSON of GET /keys)`);
+  return keys;
+}
+
 async function verifyBundle(
   bundle: ProofBundle,
   document: Blob | undefined,
   opts: VerifyOptions,
+  keyRing: RingKey[] | undefined,
 ): Promise<void> {
   const pem = async (file: string | undefined) =>
     file ? (await readInput(file)).toString("utf8") : undefined;
@@ -113,6 +130,7 @@ async function verifyBundle(
     document,
     trustedServiceKeys: opts.trust,
     trustedLogKeys: opts.logKey,
+    keyRing,
     trustedTsaCaPem: await pem(opts.tsaCa),
     trustedAnchorTsaCaPem: await pem(opts.anchorTsaCa),
   });

@@ -1824,7 +1824,7 @@ export interface components {
         /** @description One key of the ring and the period it signed in. */
         RingKey: {
             kind: components["schemas"]["RingKeyKind"];
-            /** @description The first 8 bytes of SHA-256 of `public_key`, hex. */
+            /** @description The first 8 bytes of SHA-256 of `public_key` (log keys: of `verifier_key`, which names the origin), hex. */
             key_id: string;
             /** @description `ed25519:<hex>` for service and log keys; the PEM certificate chain (TSA certificate, then its CA) for a TSA. */
             public_key: string;

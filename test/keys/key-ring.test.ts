@@ -1,3 +1,9 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyCheckpoint } from "../../core/checkpoint.js";
 import { ringVerifierKeys } from "../../core/key-ring.js";
@@ -9,6 +15,9 @@ import { connectClient } from "../grpc/fixture.js";
 import { type RunningService, startService } from "../helpers/service.js";
 
 type Schemas = components["schemas"];
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const run = promisify(execFile);
 
 let svc: RunningService | undefined;
 afterEach(async () => {
@@ -134,6 +143,44 @@ describe("the key ring", () => {
     expect((await verifyStamp(early.stamp_json, { keyRing: published })).details.service_signature).toBe(
       "valid",
     );
+    // The CLI, offline, with the ring saved to a file.
+    const dir = mkdtempSync(join(tmpdir(), "stampd-ring-"));
+    try {
+      writeFileSync(join(dir, "keys.json"), JSON.stringify({ keys: published }));
+      for (const [name, made] of [
+        ["early", early],
+        ["late", late],
+      ] as const) {
+        writeFileSync(join(dir, `${name}.json`), JSON.stringify(made.stamp_json));
+      }
+      const cli = (name: string) =>
+        run(
+          process.execPath,
+          [
+            "bin/stampd.js",
+            "verify",
+            join(dir, `${name}.json`),
+            "--key-ring",
+            join(dir, "keys.json"),
+            "--json",
+          ],
+          {
+            cwd: root,
+          },
+        ).then(
+          ({ stdout }) => ({ code: 0, result: JSON.parse(stdout) as Schemas["VerifyResponse"] }),
+          (err: { code: number; stdout: string }) => ({
+            code: err.code,
+            result: JSON.parse(err.stdout) as Schemas["VerifyResponse"],
+          }),
+        );
+      expect((await cli("early")).code).toBe(0);
+      const refused = await cli("late");
+      expect(refused.code).toBe(1);
+      expect(refused.result.details.failures.join("; ")).toContain("(key file leaked)");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     // The new active key signs on.
     const next = await stamp(s, "next");
     expect((await verifyStamp(next.stamp_json, { keyRing: published })).details.service_signature).toBe(

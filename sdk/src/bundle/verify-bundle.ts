@@ -1,4 +1,5 @@
 import { fromBase64 } from "../../../core/base64.js";
+import { type RingKey, ringVerifierKeys } from "../../../core/key-ring.js";
 import { verifyStamp } from "../../../core/stamp.js";
 import { type ProofCheck, type StampProof, verifyStampProof } from "../../../core/stamp-proof.js";
 import type { AnchorState, StampDocument, VerifyResult } from "../../../core/types.js";
@@ -25,8 +26,13 @@ export interface VerifyBundleOptions {
   document?: Uint8Array | Blob;
   /** Service keys (`ed25519:<hex>`) to accept; absent: the key the stamp embeds is taken as given. */
   trustedServiceKeys?: string[];
-  /** Log verifier keys; absent: the `log.verifier_key` the bundle holds. */
+  /** Log verifier keys; absent: the ring's log keys, else the `log.verifier_key` the bundle holds. */
   trustedLogKeys?: string[];
+  /**
+   * The deployment's key ring (`GET /keys`): each service key trusted for its own period (a stamp
+   * from before a rotation verifies, a revoked key's later ones do not), its log keys for the log.
+   */
+  keyRing?: readonly RingKey[];
   /** PEM of the CA the TSA certificate must chain to; absent: the `timestamp.ca_pem` the bundle holds. */
   trustedTsaCaPem?: string;
   /**
@@ -59,12 +65,14 @@ export async function verifyProofBundle(
   options: VerifyBundleOptions = {},
 ): Promise<BundleCheck> {
   const stamp = bundle.stamp.stamp_json;
-  const logKeys = options.trustedLogKeys ?? (bundle.log ? [bundle.log.verifier_key] : []);
+  const ringLogKeys = options.keyRing && ringVerifierKeys(options.keyRing);
+  const logKeys = options.trustedLogKeys ?? ringLogKeys ?? (bundle.log ? [bundle.log.verifier_key] : []);
   const proof = bundle.proof ?? undefined;
   const anchorToken = await checkAnchorToken(proof, options);
   const verification = await verifyStamp(stamp, {
     document: options.document,
     trustedServiceKeys: options.trustedServiceKeys,
+    keyRing: options.keyRing,
     proof: proof && scoredProof(proof, anchorToken),
     trustedLogKeys: logKeys,
     anchors: proof ? undefined : bundle.stamp.anchors,
@@ -73,6 +81,7 @@ export async function verifyProofBundle(
     ? await verifyStampProof(stamp, proof, {
         trustedServiceKeys: options.trustedServiceKeys,
         trustedLogKeys: logKeys,
+        keyRing: options.keyRing,
       })
     : undefined;
   const pieces = [
@@ -92,7 +101,11 @@ function stampPieces(result: VerifyResult, options: VerifyBundleOptions): Bundle
   // verifyStamp words each failure `<check>: <reason>`; a bad format is its only failure.
   const failure = (check: string) =>
     details.failures.find((f) => f.startsWith(check)) ?? details.failures[0] ?? "";
-  const pinned = options.trustedServiceKeys ? "pinned key" : "the key the stamp embeds (not pinned)";
+  const pinned = options.trustedServiceKeys
+    ? "pinned key"
+    : options.keyRing
+      ? "a key of the deployment's key ring, in its period"
+      : "the key the stamp embeds (not pinned)";
   return [
     {
       name: "document",
@@ -155,7 +168,11 @@ function logPiece(
       detail: "no checkpoint covered the batch when saved: run `stampd upgrade`",
     };
   if (check.log === "valid") {
-    const key = options.trustedLogKeys ? "a pinned log key" : "the log key the bundle holds (not pinned)";
+    const key = options.trustedLogKeys
+      ? "a pinned log key"
+      : options.keyRing
+        ? "a log key of the key ring"
+        : "the log key the bundle holds (not pinned)";
     return {
       name,
       status: "valid",
