@@ -19,11 +19,12 @@ export async function openDeploymentKeys(
   logger: Logger,
 ): Promise<ServiceKeys & { ring: KeyRing }> {
   const { signingKey, atRest } = loadConfiguredKeys(config, logger);
+  const origin = logOrigin(config);
   await joinKeyRing({
     repo: store.keyRing,
     signingKey,
     atRest,
-    origin: logOrigin(config),
+    origin,
     logSize: async () => (await store.log.latestCheckpoint())?.treeSize ?? 0,
     now: clock.now(),
   });
@@ -31,6 +32,7 @@ export async function openDeploymentKeys(
     repo: store.keyRing,
     atRest,
     refreshMs: config.KEY_RING_REFRESH_SECONDS * 1000,
+    logOrigin: origin,
   });
   ring.start((err) =>
     logger.warn({ err }, "could not re-read the key ring; signing with the keys read before"),

@@ -78,6 +78,8 @@ export interface KeyRingOptions {
   atRest: AtRestCipher;
   /** How often the ring is re-read (`KEY_RING_REFRESH_SECONDS`): the bound on seeing a rotation. */
   refreshMs: number;
+  /** The origin this instance's log signs under (`LOG_ORIGIN`), fixed for its lifetime. */
+  logOrigin: string;
 }
 
 /**
@@ -113,16 +115,15 @@ export class KeyRing {
     return this.published;
   }
 
-  /** The active log key's origin. */
-  get logOrigin(): string {
-    return this.active("log").origin!;
-  }
-
-  /** Re-reads the ring and signs with its active keys from now on. */
+  /**
+   * Re-reads the ring and signs with its active keys from now on; a log key under another origin
+   * (`stampd keys rotate --kind log --origin`) waits for a restart with that `LOG_ORIGIN`, since
+   * its checkpoints signed under this instance's name would verify against no ring key.
+   */
   async refresh(): Promise<void> {
     this.accept(await this.options.repo.list());
     this.service.use(this.activeSigner("service"));
-    this.log.use(this.activeSigner("log"));
+    if (this.active("log").origin === this.options.logOrigin) this.log.use(this.activeSigner("log"));
   }
 
   /** Re-reads the ring every `refreshMs` until stop(); a failed read keeps the ring as it was. */

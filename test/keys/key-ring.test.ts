@@ -216,3 +216,51 @@ describe("the key ring", () => {
     expect(offline.details.logged, offline.details.failures.join("; ")).toBe(true);
   });
 });
+
+describe("the log's origin", () => {
+  const stampd = (env: Record<string, string>, ...args: string[]) =>
+    run(process.execPath, ["bin/stampd.js", ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    });
+
+  it("is kept for a non-empty log unless moved through the ring, and checkpoints under both verify", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stampd-origin-"));
+    const env = { DATA_DIR: dir, RATE_LIMIT_ENABLED: "false", LOG_ORIGIN: "one.example/log" };
+    try {
+      svc = await startService(env);
+      await stamp(svc, "logged under one.example/log");
+      await svc.service.proofs.pipeline.tick();
+      const before = (await call<Schemas["LogInfo"]>(svc, "GET", "/log")).checkpoint;
+      await svc.close();
+      svc = undefined;
+      const moved = { ...env, LOG_ORIGIN: "two.example/log" };
+      await expect(startService(moved)).rejects.toThrow(
+        "invalid configuration: LOG_ORIGIN: two.example/log is not the log's origin one.example/log (the log has 1 entries",
+      );
+      await stampd(env, "keys", "rotate", "--kind", "log", "--origin", "two.example/log");
+      svc = await startService(moved);
+      await stamp(svc, "logged under two.example/log");
+      await svc.service.proofs.pipeline.tick();
+      const after = await call<Schemas["LogInfo"]>(svc, "GET", "/log");
+      expect(after.origin).toBe("two.example/log");
+      const trusted = ringVerifierKeys(await ring(svc));
+      expect((await verifyCheckpoint(before, trusted)).origin).toBe("one.example/log");
+      expect((await verifyCheckpoint(after.checkpoint, trusted)).treeSize).toBe(2);
+      // Revoking the old log key through the CLI: its checkpoints are no longer trusted.
+      const { stdout } = await stampd(env, "keys", "ring", "--json");
+      const old = (JSON.parse(stdout) as Schemas["KeyRing"]).keys.find(
+        (k) => k.origin === "one.example/log",
+      )!;
+      await stampd(env, "keys", "revoke", old.key_id, "--kind", "log", "--reason", "test");
+      await svc.service.ctx.keys.ring!.refresh();
+      const revoked = ringVerifierKeys(await ring(svc));
+      await expect(verifyCheckpoint(before, revoked)).rejects.toThrow();
+      expect((await verifyCheckpoint(after.checkpoint, revoked)).treeSize).toBe(2);
+    } finally {
+      await svc?.close();
+      svc = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
