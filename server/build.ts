@@ -180,6 +180,9 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   // Stamps left pending by a stop or a crash are batched (once) before the service answers.
   await proofs.pipeline.tick();
   proofs.pipeline.start();
+  keys.ring.start((err) =>
+    logger.warn({ err }, "could not re-read the key ring; signing with the keys read before"),
+  );
   scrapeVaults(metrics, store.vaults);
   scrapePendingAnchors(metrics, store.anchors);
   scrapeWebSocket(metrics, ws);

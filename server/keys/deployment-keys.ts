@@ -9,8 +9,8 @@ import { loadConfiguredKeys, type ServiceKeys } from "./service-keys.js";
 /**
  * The service's keys as the deployment holds them: the configured secrets checked against the
  * store's key ring (a wrong one refuses the start, see join-key-ring.ts) before anything is
- * written, then signing with the ring's active keys, re-read every `KEY_RING_REFRESH_SECONDS`.
- * `close()` stops the re-reading.
+ * written, then signing with the ring's active keys. Once the service runs, `ring.start()`
+ * re-reads the ring every `KEY_RING_REFRESH_SECONDS` until `ring.stop()`.
  */
 export async function openDeploymentKeys(
   config: Config,
@@ -34,8 +34,5 @@ export async function openDeploymentKeys(
     refreshMs: config.KEY_RING_REFRESH_SECONDS * 1000,
     logOrigin: origin,
   });
-  ring.start((err) =>
-    logger.warn({ err }, "could not re-read the key ring; signing with the keys read before"),
-  );
   return { signing: ring.service, log: ring.log, atRest, ring };
 }

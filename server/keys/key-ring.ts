@@ -92,6 +92,7 @@ export class KeyRing {
   private keys: StoredRingKey[] = [];
   private published: RingKey[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private reading: Promise<void> | undefined;
   private readonly signers = new Map<string, Signer>();
   readonly service: RotatingSigner;
   readonly log: RotatingSigner;
@@ -112,6 +113,20 @@ export class KeyRing {
 
   /** Every key, oldest first, as `GET /keys` publishes it. */
   get entries(): readonly RingKey[] {
+    return this.published;
+  }
+
+  /**
+   * The ring, re-read first when it does not hold `publicKey`: another instance may have signed
+   * with a key rotated in since this one last read it. Concurrent misses share one read.
+   */
+  async knowing(publicKey: string): Promise<readonly RingKey[]> {
+    if (!this.published.some((k) => k.public_key === publicKey)) {
+      this.reading ??= this.refresh().finally(() => {
+        this.reading = undefined;
+      });
+      await this.reading;
+    }
     return this.published;
   }
 

@@ -82,7 +82,7 @@ export interface StampServiceDeps {
   /** The service's own signing key. */
   signing: Signer;
   /** The deployment's key ring, whose keys verification trusts; absent: `signing`'s key only. */
-  ring?: Pick<KeyRing, "entries">;
+  ring?: Pick<KeyRing, "entries" | "knowing">;
   clock: Clock;
   events: EventBus;
   /** The fingerprint engine; without it `generate_fp` answers 501. */
@@ -245,7 +245,7 @@ export class StampService {
   async inspect(id: string, options: VerifyOptions = {}): Promise<{ view: StampView; result: VerifyResult }> {
     const stamp = await this.find(id);
     const evidence = await this.evidenceOf(stamp);
-    const result = await verifyStored(stamp, evidence, this.trust(), options.contentHash);
+    const result = await verifyStored(stamp, evidence, await this.trust(stamp.document), options.contentHash);
     return { view: viewOf(stamp, evidence), result };
   }
 
@@ -255,14 +255,17 @@ export class StampService {
       stampJson,
       this.deps.stamps,
       (stamp) => this.evidenceOf(stamp),
-      this.trust(),
+      await this.trust(stampJson),
       options.contentHash,
     );
   }
 
-  private trust(): ServiceKeyTrust {
+  /** The keys to trust for a stamp: the ring, re-read first if another instance rotated to its key. */
+  private async trust(stampJson: unknown): Promise<ServiceKeyTrust> {
     const { ring, signing } = this.deps;
-    return ring ? { keyRing: ring.entries } : { trustedServiceKeys: [signing.publicKey] };
+    if (!ring) return { trustedServiceKeys: [signing.publicKey] };
+    const key = (stampJson as { service_public_key?: unknown } | null)?.service_public_key;
+    return { keyRing: typeof key === "string" ? await ring.knowing(key) : ring.entries };
   }
 
   private evidenceOf(stamp: StoredStamp): Promise<StampEvidence> {

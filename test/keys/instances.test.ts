@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { components } from "../../gen/openapi/types.js";
+import { rotateKey } from "../../server/keys/key-rotation.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createSchema, type TestSchema } from "../store/postgres.js";
 
@@ -162,5 +163,25 @@ describe("instances of one deployment on PostgreSQL", () => {
       "retired",
       "active",
     ]);
+  });
+
+  it("verifies a stamp signed with a key it has not read yet: an unknown key re-reads the ring first", async () => {
+    const { url } = await schema();
+    // An hour between reads: only the re-read on an unknown key can show A the new key.
+    const env = { DATABASE_URL: url, DATA_DIR: folder(), KEY_RING_REFRESH_SECONDS: "3600" };
+    const a = await instance(env);
+    const b = await instance(env);
+    const { store, keys } = b.service.ctx;
+    const now = new Date();
+    const { active } = await rotateKey(
+      { repo: store.keyRing, atRest: keys.atRest, now, overlapMs: 0 },
+      "service",
+    );
+    await keys.ring!.refresh();
+    const made = await stamp(b, "signed with the key A has not read");
+    expect(made.stamp_json.service_public_key).toBe(active.publicKey);
+    const res = await fetch(`${a.baseUrl}/stamps/${made.stamp_id}/verify`, { method: "POST" });
+    const result = (await res.json()) as Schemas["VerifyResponse"];
+    expect(result.details.service_signature, result.details.failures.join("; ")).toBe("valid");
   });
 });
