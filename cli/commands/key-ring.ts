@@ -35,7 +35,10 @@ async function withRing<T>(fn: (ports: RotationPorts) => Promise<T>): Promise<T>
     }
     await checkAtRestKey({ repo: store.keyRing, atRest });
     const overlapMs = 2 * config.KEY_RING_REFRESH_SECONDS * 1000;
-    const result = await fn({ repo: store.keyRing, atRest, now: systemClock.now(), overlapMs });
+    // The deployment's clock (PostgreSQL's, which its instances follow), so a new key's period
+    // starts when the instances' clock says it does.
+    const now = (store.clock ?? systemClock).now();
+    const result = await fn({ repo: store.keyRing, atRest, now, overlapMs });
     console.error(
       `stampd: wrote to the ${target.description}; instances sign with the change within ${config.KEY_RING_REFRESH_SECONDS} s (KEY_RING_REFRESH_SECONDS)`,
     );
@@ -79,11 +82,15 @@ export async function revokeRingKey(keyId: string, flags: { kind: string; reason
   if (!(signingKinds as readonly string[]).includes(flags.kind)) {
     throw new UsageError(`--kind ${flags.kind}: a ring key's kind is one of ${signingKinds.join(", ")}`);
   }
-  const at = flags.at === undefined ? new Date() : new Date(flags.at);
-  if (Number.isNaN(at.getTime())) throw new UsageError(`--at ${flags.at}: not a date-time`);
-  const outcome = await withRing((ports) =>
-    revokeKey(ports, flags.kind as SigningKind, keyId, { reason: flags.reason, at }),
-  );
+  const given = flags.at === undefined ? undefined : new Date(flags.at);
+  if (given && Number.isNaN(given.getTime())) throw new UsageError(`--at ${flags.at}: not a date-time`);
+  const { at, ...outcome } = await withRing(async (ports) => {
+    const at = given ?? ports.now;
+    return {
+      at,
+      ...(await revokeKey(ports, flags.kind as SigningKind, keyId, { reason: flags.reason, at })),
+    };
+  });
   if (!outcome.revoked) throw new UsageError(`no ${flags.kind} key ${keyId} in the key ring`);
   if (outcome.rotated)
     console.log(`rotated: ${flags.kind} key ${outcome.rotated.active.keyId} is active now`);
