@@ -113,6 +113,17 @@ export function tilesOfGrowth(from: number, to: number): TileRef[] {
   return tiles;
 }
 
+/**
+ * The full tiles among `refs` (tiles of a growth from `from` leaves) that were partial in the tree
+ * of `from` leaves: once they are written, their partial versions (`<path>.p/`) can go.
+ */
+export function replacedPartials(refs: readonly TileRef[], from: number): string[] {
+  return refs
+    .filter((r) => r.width === TILE_WIDTH)
+    .filter((r) => r.index * TILE_WIDTH < hashesAtLevel(r.level === "entries" ? 0 : r.level, from))
+    .map(tilePath);
+}
+
 /** The right-most tile of each level in the tree of `treeSize` leaves: the last ones written for it. */
 export function edgeTiles(treeSize: number): TileRef[] {
   const tiles: TileRef[] = [];

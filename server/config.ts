@@ -20,6 +20,15 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** The S3 mirror's settings that mean nothing without LOG_TILES_S3_BUCKET (those with no default). */
+const s3Settings = new Set([
+  "LOG_TILES_S3_ENDPOINT",
+  "LOG_TILES_S3_ACCESS_KEY_ID",
+  "LOG_TILES_S3_SECRET_ACCESS_KEY_FILE",
+  "LOG_TILES_S3_SECRET_ACCESS_KEY",
+  "LOG_TILES_S3_PREFIX",
+]);
+
 /**
  * Every setting the server reads from the environment, with its default. docs/configuration.md
  * mirrors this schema (test/unit/configuration-doc.test.ts holds it to that); `loadConfig` rejects a
@@ -150,6 +159,20 @@ export const configSchema = z
       .optional(),
     // The log as C2SP tiles (docs/log-tiles.md), mirrored into this folder for a static server.
     LOG_TILES_DIR: z.string().min(1).optional(),
+    // ... and/or into an S3-compatible bucket (server/log/s3-tile-mirror.ts); the bucket turns it on.
+    LOG_TILES_S3_BUCKET: z.string().min(1).optional(),
+    // Unset: AWS's endpoint of the region.
+    LOG_TILES_S3_ENDPOINT: z.url().optional(),
+    LOG_TILES_S3_REGION: z.string().min(1).default("us-east-1"),
+    LOG_TILES_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    // The secret from a file (as the service's keys are), or given directly: one of the two.
+    LOG_TILES_S3_SECRET_ACCESS_KEY_FILE: z.string().min(1).optional(),
+    LOG_TILES_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    LOG_TILES_S3_PREFIX: z
+      .string()
+      .regex(/^([^/]+\/)*$/, "must be empty or end with '/' without starting with one, such as stampd/log/")
+      .optional(),
+    LOG_TILES_S3_PATH_STYLE: bool.default(false),
     TSA_URL: z.url().optional(),
     TSA_CA_FILE: z.string().min(1).optional(),
     OTS_CALENDAR_URLS: list.pipe(z.array(z.url())).optional(),
@@ -164,6 +187,22 @@ export const configSchema = z
     path: ["HTTP_HEADERS_TIMEOUT_MS"],
     message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
   })
+  .refine((c) => c.LOG_TILES_S3_BUCKET || !Object.entries(c).some(([k, v]) => s3Settings.has(k) && v), {
+    path: ["LOG_TILES_S3_BUCKET"],
+    message: "must be set when other LOG_TILES_S3_ settings are (the bucket turns the S3 mirror on)",
+  })
+  .refine((c) => !c.LOG_TILES_S3_BUCKET || c.LOG_TILES_S3_ACCESS_KEY_ID, {
+    path: ["LOG_TILES_S3_ACCESS_KEY_ID"],
+    message: "must be set with LOG_TILES_S3_BUCKET",
+  })
+  .refine(
+    (c) =>
+      !c.LOG_TILES_S3_BUCKET || !c.LOG_TILES_S3_SECRET_ACCESS_KEY_FILE !== !c.LOG_TILES_S3_SECRET_ACCESS_KEY,
+    {
+      path: ["LOG_TILES_S3_SECRET_ACCESS_KEY_FILE"],
+      message: "with LOG_TILES_S3_BUCKET, set it or LOG_TILES_S3_SECRET_ACCESS_KEY (one of the two)",
+    },
+  )
   .refine((c) => !c.METRICS_PORT || (c.METRICS_PORT !== c.PORT && c.METRICS_PORT !== c.GRPC_PORT), {
     path: ["METRICS_PORT"],
     message: "must differ from PORT and GRPC_PORT (it is a listener of its own)",

@@ -1,21 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-
-/** Where the tiled log is copied so that something other than stampd can serve it (`LOG_TILES_DIR`). */
-export interface TileMirror {
-  /** For log lines: the folder or bucket. */
-  readonly name: string;
-  /** Clears what an interrupted earlier run left half-written; called before the first write. */
-  recover(): Promise<void>;
-  has(path: string): Promise<boolean>;
-  /** Writes a tile (or the checkpoint) so that a reader sees the old file or the new one, never part. */
-  write(path: string, data: Uint8Array): Promise<void>;
-  /** Writes the checkpoint last, after its tiles; never replaces one of a larger tree. */
-  writeCheckpoint(note: string, treeSize: number): Promise<void>;
-  /** Removes the partial versions of a tile that is full now (`<tile path>.p/`). */
-  removePartials(fullTilePath: string): Promise<void>;
-}
+import type { TileMirror } from "./tile-mirror.js";
 
 /**
  * The tiled log in a folder, laid out as served (`checkpoint`, `tile/…`), for a static web server
@@ -35,11 +21,16 @@ export class DirectoryTileMirror implements TileMirror {
     await mkdir(this.temporaryDir, { recursive: true });
   }
 
-  async has(path: string): Promise<boolean> {
-    return stat(join(this.dir, path)).then(
-      () => true,
-      () => false,
+  async missing(paths: readonly string[]): Promise<string[]> {
+    const held = await Promise.all(
+      paths.map((path) =>
+        stat(join(this.dir, path)).then(
+          () => true,
+          () => false,
+        ),
+      ),
     );
+    return paths.filter((_, i) => !held[i]);
   }
 
   async write(path: string, data: Uint8Array): Promise<void> {

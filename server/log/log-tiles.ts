@@ -2,8 +2,8 @@ import { encodeEntryBundle } from "../../core/entry-bundle.js";
 import { equalBytes } from "../../core/merkle.js";
 import {
   edgeTiles,
-  hashesAtLevel,
   parseTilePath,
+  replacedPartials,
   TILE_HEIGHT,
   TILE_WIDTH,
   type TileRef,
@@ -11,30 +11,36 @@ import {
   tilesOfGrowth,
 } from "../../core/tile-path.js";
 import { merkle } from "../fingerprints/merkle.js";
-import type { Logger } from "../logger.js";
-import type { TileMirror } from "./directory-tile-mirror.js";
 import type { StoredCheckpoint } from "./log-repository.js";
 import type { LogTileRepository, StoredTile } from "./log-tile-repository.js";
 import type { LogTree } from "./log-tree.js";
+import type { TileMirrorSync } from "./tile-mirror.js";
 
 /** Tiles written per store transaction: a large catch-up is not one huge transaction. */
 const TILES_PER_WRITE = 64;
 
 /**
+ * How a file of the tiled log is served, by the API and as a bucket object's metadata: a tile of a
+ * given width never changes, the checkpoint changes with every append.
+ */
+export function tileHeaders(path: string): { contentType: string; cacheControl: string } {
+  return path === "checkpoint"
+    ? { contentType: "text/plain; charset=utf-8", cacheControl: "public, max-age=5" }
+    : { contentType: "application/octet-stream", cacheControl: "public, max-age=31536000, immutable" };
+}
+
+/**
  * The log as C2SP tiles (docs/log-tiles.md): written to the store when the log grows, before the
  * checkpoint of the new size is saved, so every checkpoint the log serves has its tiles; then
- * copied to the mirror, if any, checkpoint last. Tiles are deterministic, so instances writing
+ * copied to each mirror (a folder, a bucket), checkpoint last. Tiles are deterministic, so instances writing
  * the same growth side by side write the same bytes (stored once).
  */
 export class LogTiles {
   private edgeChecked = false;
-  /** The tree size the mirror holds every tile of; undefined until the first (full) re-sync. */
-  private mirroredSize: number | undefined;
 
   constructor(
     private readonly repo: LogTileRepository,
-    private readonly mirror: TileMirror | undefined,
-    private readonly logger: Logger,
+    private readonly mirrors: readonly TileMirrorSync[],
   ) {}
 
   /**
@@ -62,20 +68,9 @@ export class LogTiles {
     return this.repo.get(path);
   }
 
-  /** Brings the mirror up to `checkpoint`; a failure is logged and retried at the next call. */
+  /** Brings each mirror up to `checkpoint`; a failing one is logged and retried later (tile-mirror.ts). */
   async mirrorTo(checkpoint: StoredCheckpoint): Promise<void> {
-    if (!this.mirror || this.mirroredSize === checkpoint.treeSize) return;
-    try {
-      if (this.mirroredSize === undefined) await this.resync(this.mirror);
-      else await this.copyGrowth(this.mirror, this.mirroredSize, checkpoint.treeSize);
-      await this.mirror.writeCheckpoint(checkpoint.note, checkpoint.treeSize);
-      this.mirroredSize = checkpoint.treeSize;
-    } catch (err) {
-      this.logger.error(
-        { err, mirror: this.mirror.name },
-        "log tiles: mirroring failed, retried at the next append",
-      );
-    }
+    await Promise.all(this.mirrors.map((mirror) => mirror.follow(checkpoint)));
   }
 
   private async write(tree: LogTree, from: number, to: number): Promise<void> {
@@ -110,35 +105,6 @@ export class LogTiles {
       return { path: tilePath(ref), data: encodeEntryBundle(data) };
     });
   }
-
-  /** Copies every stored tile the mirror lacks (after a crash, a new folder, a pruned tile). */
-  private async resync(mirror: TileMirror): Promise<void> {
-    await mirror.recover();
-    for (const path of await this.repo.paths()) {
-      if (await mirror.has(path)) continue;
-      const data = await this.repo.get(path);
-      if (data) await mirror.write(path, data);
-    }
-  }
-
-  private async copyGrowth(mirror: TileMirror, from: number, to: number): Promise<void> {
-    const refs = tilesOfGrowth(from, to);
-    for (const ref of refs) {
-      const path = tilePath(ref);
-      const data = await this.repo.get(path);
-      // Absent: a partial tile another instance has since replaced by the full one (copied later).
-      if (data) await mirror.write(path, data);
-    }
-    for (const path of replacedPartials(refs, from)) await mirror.removePartials(path);
-  }
-}
-
-/** The full tiles among `refs` that were partial in the tree of `from` leaves: their partials go. */
-function replacedPartials(refs: readonly TileRef[], from: number): string[] {
-  return refs
-    .filter((r) => r.width === TILE_WIDTH)
-    .filter((r) => r.index * TILE_WIDTH < hashesAtLevel(r.level === "entries" ? 0 : r.level, from))
-    .map(tilePath);
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

@@ -3,8 +3,8 @@ import { AnchorWorker } from "../anchors/anchor-worker.js";
 import { anchorAvailability } from "../anchors/availability.js";
 import { logOrigin } from "../config.js";
 import type { AppContext } from "../context.js";
-import { DirectoryTileMirror } from "../log/directory-tile-mirror.js";
 import { LogTiles } from "../log/log-tiles.js";
+import { tileMirrors } from "../log/tile-mirrors.js";
 import { TransparencyLog } from "../log/transparency-log.js";
 import { observeAnchorOutcomes, observeSealing } from "../metrics/proof-observers.js";
 import { Batcher } from "./batcher.js";
@@ -34,8 +34,8 @@ export type ProofPorts = Pick<
 /** Assembles batching, the transparency log, anchoring and the service's TSA. */
 export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain> {
   const { config, store, keys, clock, events, logger, metrics } = ports;
-  const mirror = config.LOG_TILES_DIR ? new DirectoryTileMirror(config.LOG_TILES_DIR) : undefined;
-  const tiles = new LogTiles(store.logTiles, mirror, logger.child({ component: "log-tiles" }));
+  const mirrors = tileMirrors(config, store.logTiles, clock, logger.child({ component: "log-tiles" }));
+  const tiles = new LogTiles(store.logTiles, mirrors);
   const log = new TransparencyLog(store.log, keys.log ?? keys.signing, logOrigin(config), clock, tiles);
   const batcher = new Batcher({
     proofs: observeSealing(store.proofs, metrics),

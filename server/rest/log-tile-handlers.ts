@@ -1,12 +1,13 @@
 import type { Request } from "express";
 import { parseTilePath, TilePathError } from "../../core/tile-path.js";
 import { invalid, notFound } from "../errors.js";
+import { tileHeaders } from "../log/log-tiles.js";
 import type { TransparencyLog } from "../log/transparency-log.js";
 import type { Handler, Handlers } from "./handler.js";
 
-// A tile of a given width never changes; the checkpoint changes with every append.
-const TILE_CACHE = "public, max-age=31536000, immutable";
-const CHECKPOINT_CACHE = "public, max-age=5";
+// The same headers as the S3 mirror gives its objects (server/log/log-tiles.ts).
+const TILE = tileHeaders("tile/");
+const CHECKPOINT = tileHeaders("checkpoint");
 
 /**
  * The log as C2SP tiles under `/log/tiles/` (docs/log-tiles.md): the checkpoint and the stored tiles,
@@ -18,12 +19,12 @@ export function logTileHandlers(log: TransparencyLog): Handlers {
     const path = tilePathOf(req);
     const data = await log.tiles.tile(path);
     if (!data) throw notFound(`no ${path} in the tiled log`);
-    res.status(200).type("application/octet-stream").set("Cache-Control", TILE_CACHE).send(Buffer.from(data));
+    res.status(200).type(TILE.contentType).set("Cache-Control", TILE.cacheControl).send(Buffer.from(data));
   };
   return {
     getLogTilesCheckpoint: async (_req, res) => {
       const { note } = await log.checkpoint();
-      res.status(200).type("text/plain; charset=utf-8").set("Cache-Control", CHECKPOINT_CACHE).send(note);
+      res.status(200).type(CHECKPOINT.contentType).set("Cache-Control", CHECKPOINT.cacheControl).send(note);
     },
     getLogTile: tile,
     getLogTile2: tile,

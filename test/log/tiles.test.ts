@@ -7,25 +7,15 @@ import { tmpdir } from "node:os";
 import { join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresStore } from "../../server/store/postgres/postgres-store.js";
-import type { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createSchema, type TestSchema } from "../store/postgres.js";
-import {
-  checkNote,
-  consistencyPath,
-  inclusionPath,
-  mth,
-  pathOf,
-  type ReadCheckpoint,
-  TileReader,
-} from "./tile-reader.js";
+import { auditAgainstApi, batchId, insertSqliteBatches } from "./tile-audit.js";
+import { checkNote, pathOf, TileReader } from "./tile-reader.js";
 
 // Sizes the log grows through: one entry, partial and full level-0 tiles, the first level-1 tile,
 // level-2 (65 536 = 256²) and past it. Batches are inserted straight into the store (a batch per
 // entry through the HTTP path would take minutes); everything is then read over HTTP.
 const SIZES = [1, 2, 255, 256, 257, 1000, 65_535, 65_536, 65_537, 70_000];
-
-const hex = (b: Buffer) => b.toString("hex");
 
 interface Engine {
   name: string;
@@ -39,16 +29,7 @@ const engines: Engine[] = [
   {
     name: "sqlite",
     env: async () => ({}),
-    async insertBatches(svc, from, to) {
-      const { db } = svc.service.ctx.store as SqliteStore;
-      const insert = db.prepare(
-        `INSERT INTO batches (id, sealed_at, tree_size, root, signature, public_key)
-         VALUES (?, '2026-03-01T12:00:00.000Z', 1, ?, 'test', 'test')`,
-      );
-      db.transaction(() => {
-        for (let i = from; i < to; i++) insert.run(batchId(i), randomBytes(32));
-      })();
-    },
+    insertBatches: insertSqliteBatches,
     drop: async () => {},
   },
   {
@@ -69,9 +50,6 @@ const engines: Engine[] = [
     drop: async () => schema?.drop(),
   },
 ];
-
-// A ULID's shape (the API's BatchId pattern), ordered as the entries are to be.
-const batchId = (i: number) => `bat_0000000000000000${String(i).padStart(10, "0")}`;
 
 describe.each(engines)("the log as C2SP tiles on $name", (engine) => {
   const dataDir = mkdtempSync(join(tmpdir(), "stampd-tiles-"));
@@ -168,48 +146,6 @@ describe.each(engines)("the log as C2SP tiles on $name", (engine) => {
     );
   }, 120_000);
 });
-
-/**
- * Reads the tree of `checkpoint` from the reader's tiles (every check of TileReader.audit), then
- * compares proofs computed from those tiles with the API's: inclusion of a spread of entries, and
- * consistency from every earlier checkpoint, each verified against the signed roots.
- */
-async function auditAgainstApi(
-  svc: RunningService,
-  reader: TileReader,
-  checkpoint: ReadCheckpoint,
-  notes: Map<number, string>,
-  verifierKey: string,
-): Promise<void> {
-  const n = checkpoint.size;
-  const leaves = await reader.audit(checkpoint);
-  const indexes = [...new Set([0, n - 1, Math.floor(n / 2), 255, 256, 65_535, 65_536].filter((i) => i < n))];
-  for (const index of indexes) {
-    const api = await getJson<{ leaf_hash: string; proof: string[] }>(
-      svc,
-      `/log/inclusion?index=${index}&tree_size=${n}`,
-    );
-    expect(api.leaf_hash, `leaf ${index} of ${n}`).toBe(hex(leaves[index]!));
-    expect(api.proof, `inclusion of ${index} in ${n}`).toEqual(inclusionPath(leaves, index, 0, n).map(hex));
-  }
-  for (const [m, note] of notes) {
-    if (m >= n) continue;
-    const older = checkNote(note, verifierKey);
-    const api = await getJson<{ first_root: string; proof: string[] }>(
-      svc,
-      `/log/consistency?first=${m}&second=${n}`,
-    );
-    expect(api.first_root, `root of ${m}`).toBe(hex(older.root));
-    expect(hex(mth(leaves, 0, m)), `the tiles of ${n} extend the checkpoint of ${m}`).toBe(hex(older.root));
-    expect(api.proof, `consistency ${m} -> ${n}`).toEqual(consistencyPath(leaves, m, n).map(hex));
-  }
-}
-
-async function getJson<T>(svc: RunningService, path: string): Promise<T> {
-  const res = await fetch(`${svc.baseUrl}${path}`);
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 /** A plain static file server: the folder's files by path, 404 otherwise. */
 async function serveFolder(dir: string): Promise<Server> {
