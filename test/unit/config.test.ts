@@ -44,6 +44,49 @@ describe("configuration", () => {
     expect(() => loadConfig({ TRUSTED_PROXIES: "none,10.0.0.1" })).toThrowError(ConfigError);
   });
 
+  it("takes the S3 tile mirror's settings together: the bucket, its key id and one form of the secret", () => {
+    const bucket = { LOG_TILES_S3_BUCKET: "log", LOG_TILES_S3_ACCESS_KEY_ID: "AKID" };
+    const cases: [Record<string, string>, string | null][] = [
+      [{ ...bucket, LOG_TILES_S3_SECRET_ACCESS_KEY_FILE: "/run/secret" }, null],
+      [{ ...bucket, LOG_TILES_S3_SECRET_ACCESS_KEY: "s3cr3t", LOG_TILES_S3_PREFIX: "stampd/log/" }, null],
+      [
+        { LOG_TILES_S3_ENDPOINT: "http://minio:9000", LOG_TILES_S3_SECRET_ACCESS_KEY: "s3cr3t" },
+        "LOG_TILES_S3_BUCKET",
+      ],
+      [
+        { LOG_TILES_S3_BUCKET: "log", LOG_TILES_S3_SECRET_ACCESS_KEY: "s3cr3t" },
+        "LOG_TILES_S3_ACCESS_KEY_ID",
+      ],
+      [bucket, "LOG_TILES_S3_SECRET_ACCESS_KEY_FILE"],
+      [
+        { ...bucket, LOG_TILES_S3_SECRET_ACCESS_KEY: "s3cr3t", LOG_TILES_S3_SECRET_ACCESS_KEY_FILE: "/f" },
+        "LOG_TILES_S3_SECRET_ACCESS_KEY_FILE",
+      ],
+      [
+        { ...bucket, LOG_TILES_S3_SECRET_ACCESS_KEY: "s3cr3t", LOG_TILES_S3_PREFIX: "/log" },
+        "LOG_TILES_S3_PREFIX",
+      ],
+    ];
+    for (const [env, refused] of cases) {
+      let message = "";
+      try {
+        loadConfig(env);
+      } catch (err) {
+        message = (err as ConfigError).message;
+      }
+      if (refused === null) expect(message, JSON.stringify(env)).toBe("");
+      else
+        expect(message, JSON.stringify(env)).toMatch(
+          new RegExp(`^invalid configuration: ${refused}: [^\n]+$`),
+        );
+      expect(message).not.toContain("s3cr3t");
+    }
+    expect(loadConfig({ ...bucket, LOG_TILES_S3_SECRET_ACCESS_KEY: "s" })).toMatchObject({
+      LOG_TILES_S3_REGION: "us-east-1",
+      LOG_TILES_S3_PATH_STYLE: false,
+    });
+  });
+
   it("builds the public base URL from SERVICE_BASE_URL without a trailing slash", () => {
     expect(publicBaseUrl(loadConfig({ SERVICE_BASE_URL: "https://stamp.example.org/" }))).toBe(
       "https://stamp.example.org",
