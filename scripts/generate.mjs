@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Generates gen/ from specs/ only: REST types (openapi-typescript) and the schemas' enums as lists,
-// protobuf code (buf + local protoc-gen-es), WebSocket message types (scripts/gen-asyncapi.mjs). With --check it generates
+// the REST route table and request validators (scripts/gen-rest.mjs), protobuf code (buf + local protoc-gen-es), WebSocket message types (scripts/gen-asyncapi.mjs). With --check it generates
 // into a temporary folder and fails when gen/ differs, so stale generated code cannot land.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import YAML from "yaml";
+import { generateRest } from "./gen-rest.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const check = process.argv.includes("--check");
@@ -57,6 +58,12 @@ function plural(schemaName) {
   if (/(s|x|ch|sh)$/.test(name)) return `${name}es`;
   if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
   return `${name}s`;
+}
+
+// The route table and one standalone validator per operation (scripts/gen-rest.mjs, issue #24).
+function generateRestValidation() {
+  const spec = YAML.parse(readFileSync(join(root, "specs/openapi.yaml"), "utf8"));
+  for (const [rel, text] of Object.entries(generateRest(spec))) write(rel, text);
 }
 
 function generateProto() {
@@ -107,8 +114,10 @@ function compareTrees(expectedDir, actualDir) {
 
 try {
   if (!check) rmSync(join(root, "gen/openapi"), { recursive: true, force: true });
+  if (!check) rmSync(join(root, "gen/rest"), { recursive: true, force: true });
   await generateOpenApi();
   generateEnums();
+  generateRestValidation();
   generateProto();
   generateAsyncApi();
   if (check) {

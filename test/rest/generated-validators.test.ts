@@ -1,0 +1,133 @@
+// The generated route table and request validators (gen/rest/, checked through
+// server/rest/request-validation.ts) against express-openapi-validator, as an independent second
+// opinion (issue #24): on the REST fuzz corpus (test/fuzz/rest, fixed seed), two express apps that
+// differ only in which of them checks the request must answer every request alike: the same status
+// and the same body, which is the error in the spec's shape or, when accepted, the operation with
+// its path parameters, the query after coercion and defaults, and the body after defaults.
+
+import { Agent, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express, { type RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createLogger } from "../../server/logger.js";
+import { errorHandler } from "../../server/rest/error-handler.js";
+import { specForRequestValidator } from "../../server/rest/form-fields.js";
+import { jsonBody } from "../../server/rest/json-body.js";
+import { checkRequest } from "../../server/rest/request-validation.js";
+import { Rng } from "../fuzz/random.js";
+import { makeFixtures } from "../fuzz/rest/fixtures.js";
+import { mutations } from "../fuzz/rest/mutations.js";
+import { SpecModel } from "../fuzz/rest/spec-model.js";
+import { type GenContext, validParts } from "../fuzz/rest/valid-parts.js";
+import { send, toWire, type Wire } from "../fuzz/rest/wire.js";
+import { SchemaValues } from "../fuzz/schema-values.js";
+import { type RunningService, startService } from "../helpers/service.js";
+
+const SEED = 24;
+const REQUESTS = 3000;
+/** As rest-fuzz.ts: the share of requests left valid; the rest get one mutation. */
+const VALID_SHARE = 0.35;
+
+let svc: RunningService;
+let ctx: GenContext;
+const servers: Server[] = [];
+const urls: { reference: string; generated: string } = { reference: "", generated: "" };
+
+beforeAll(async () => {
+  svc = await startService({ VALIDATE_RESPONSES: "false" });
+  const model = new SpecModel();
+  const components = (model.spec.components as { schemas: Record<string, unknown> }).schemas;
+  ctx = { model, values: new SchemaValues(components), fixtures: await makeFixtures(svc) };
+  urls.reference = await listen(
+    OpenApiValidator.middleware({
+      apiSpec: specForRequestValidator() as never,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: false,
+      validateSecurity: false,
+      fileUploader: false,
+      ignoreUndocumented: false,
+    }),
+  );
+  urls.generated = await listen([generatedCheck]);
+}, 120_000);
+afterAll(async () => {
+  for (const server of servers) server.close();
+  await svc?.close();
+});
+
+const generatedCheck: RequestHandler = (req, _res, next) => {
+  // express 5's req.query is a getter; express-openapi-validator makes it writable the same way.
+  Object.defineProperty(req, "query", { value: req.query, writable: true });
+  try {
+    const { route, params } = checkRequest(req);
+    req.params = params;
+    Object.assign(req, { openapi: { operationId: route.operationId } });
+    next();
+  } catch (err) {
+    next(err);
+  }
+};
+
+async function listen(check: RequestHandler[]): Promise<string> {
+  const app = express();
+  app.use(jsonBody(svc.config.MAX_FINGERPRINT_JSON_BYTES));
+  app.use(check);
+  app.use((req, res) => {
+    const operationId = (req as { openapi?: { schema?: { operationId?: string }; operationId?: string } })
+      .openapi;
+    res.json({
+      operationId: operationId?.operationId ?? operationId?.schema?.operationId,
+      params: req.params,
+      query: req.query,
+      body: req.body,
+    });
+  });
+  app.use(errorHandler(createLogger({ LOG_LEVEL: "silent" })));
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((resolve) => server.once("listening", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function fuzzed(index: number): { method: string; wire: Wire; mutation: string } {
+  const rng = Rng.forItem(SEED, index);
+  const op = rng.pick(ctx.model.operations);
+  const parts = validParts(ctx, op, rng);
+  const applicable = mutations.filter((m) => m.applies(op, parts));
+  const mutation = rng.chance(VALID_SHARE) || applicable.length === 0 ? undefined : rng.pick(applicable);
+  mutation?.apply(parts, rng, op);
+  return { method: op.method, wire: toWire(op, parts), mutation: mutation?.name ?? "valid" };
+}
+
+it(`the generated validators accept and refuse what express-openapi-validator does (${REQUESTS} fuzzed requests, seed ${SEED})`, {
+  timeout: 300_000,
+}, async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const differences: string[] = [];
+  const outcomes = { accepted: 0, refused: 0 };
+  for (let i = 0; i < REQUESTS; i++) {
+    const { method, wire, mutation } = fuzzed(i);
+    const [want, got] = await Promise.all([
+      send(urls.reference, agent, method, wire),
+      send(urls.generated, agent, method, wire),
+    ]);
+    outcomes[want.status === 200 ? "accepted" : "refused"]++;
+    const a = `${want.status} ${want.body.toString()}`;
+    const b = `${got.status} ${got.body.toString()}`;
+    if (a !== b)
+      differences.push(
+        [
+          `#${i} ${mutation}: ${method.toUpperCase()} ${wire.url}`,
+          `  content-type: ${wire.headers["content-type"]}; body: ${wire.body?.toString().slice(0, 300)}`,
+          `  eov:       ${a.slice(0, 300)}`,
+          `  generated: ${b.slice(0, 300)}`,
+        ].join("\n"),
+      );
+  }
+  agent.destroy();
+  expect(differences.slice(0, 10).join("\n")).toBe("");
+  // The corpus reached both sides of the line.
+  expect(outcomes.accepted).toBeGreaterThan(REQUESTS / 10);
+  expect(outcomes.refused).toBeGreaterThan(REQUESTS / 10);
+});
