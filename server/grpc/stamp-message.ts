@@ -10,7 +10,7 @@ import {
   StampSchema,
   StampStatus,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
-import type { StampEvidenceProof } from "../proofs/stamp-evidence.js";
+import type { StampEvidenceProof } from "../stamps/stamp-evidence.js";
 import type { StampStatus as Status } from "../stamps/stamp-repository.js";
 import type { StampView } from "../stamps/stamp-view.js";
 

@@ -5,41 +5,13 @@ import type { AnchorRecord, AnchorRepository } from "../anchors/anchor-repositor
 import type { AnchorAvailability } from "../anchors/availability.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { LogRepository } from "../log/log-repository.js";
+import { type EvidenceSource, initialEvidence, type StampEvidence } from "../stamps/stamp-evidence.js";
 import type { StoredStamp } from "../stamps/stamp-repository.js";
 import type { AnchorType } from "../stamps/stamp-settings.js";
-import { initialEvidence } from "../stamps/stamp-view.js";
 import type { Batch, LeafProof, ProofRepository } from "./proof-repository.js";
 
-/** A stamp's cryptographic proof, in the terms of the gRPC `Proof` message (hex strings). */
-export interface StampEvidenceProof {
-  batchId: string;
-  leafIndex: number;
-  treeSize: number;
-  /** RFC 6962 root of the batch. */
-  merkleRoot: string;
-  /** Audit path from the stamp's leaf to `merkleRoot`, leaf level first. */
-  merkleProof: string[];
-  /** Ed25519 over the 32 root bytes. */
-  primeSignature: string;
-  /** `<type>:<reference>` of each confirmed anchor, in confirmation order. */
-  witnesses: string[];
-  /** The latest confirmed chain anchor (`bitcoin:…`, `ethereum:…`), or "". */
-  chainAnchor: string;
-}
-
-/**
- * What is live about a stamp: its anchors' states, whether its batch is sealed and logged (the
- * trust score's evidence, core/trust.ts) and its proof once its batch is sealed.
- */
-export interface StampEvidence {
-  anchors: AnchorState[];
-  sealed: boolean;
-  logged: boolean;
-  proof: StampEvidenceProof | null;
-}
-
 /** Reads a stamp's evidence from the proof, anchor and log records. */
-export class StampEvidenceSource {
+export class StampEvidenceSource implements EvidenceSource {
   constructor(
     private readonly proofs: ProofRepository,
     private readonly anchors: AnchorRepository,

@@ -1,7 +1,7 @@
 import type { AppContext } from "../context.js";
 import { IdentityService } from "../identities/identity-service.js";
-import type { StampEvidenceSource } from "../proofs/stamp-evidence.js";
 import type { StampFingerprinter } from "./fingerprinter.js";
+import type { EvidenceSource } from "./stamp-evidence.js";
 import { StampSearch } from "./stamp-search.js";
 import { StampService } from "./stamp-service.js";
 
@@ -16,7 +16,7 @@ export interface StampDomain {
 
 export type StampPorts = Pick<AppContext, "store" | "keys" | "clock" | "events"> & {
   /** What stamps learn of their batches and anchors: the proof domain's (built once). */
-  evidence: StampEvidenceSource;
+  evidence: EvidenceSource;
   fingerprinter?: StampFingerprinter;
 };
 

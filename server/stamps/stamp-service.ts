@@ -9,7 +9,6 @@ import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { KeyRing } from "../keys/key-ring.js";
 import { pinnedSigner } from "../keys/rotating-signer.js";
-import type { StampEvidence, StampEvidenceSource } from "../proofs/stamp-evidence.js";
 import { type Annotations, normalizeAnnotations } from "./annotations.js";
 import { BatchProgress } from "./batch-progress.js";
 import { type StampFingerprinter, tee } from "./fingerprinter.js";
@@ -22,10 +21,11 @@ import {
   type StampFingerprint,
   signDrafts,
 } from "./stamp-document.js";
+import { type EvidenceSource, initialEvidence, type StampEvidence } from "./stamp-evidence.js";
 import { newStampId } from "./stamp-id.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
 import { resolveSettings, type StampChoices, type StampSettings } from "./stamp-settings.js";
-import { initialEvidence, type StampView, viewOf } from "./stamp-view.js";
+import { type StampView, viewOf } from "./stamp-view.js";
 import { type ServiceKeyTrust, verifyDocument, verifyStored } from "./verification.js";
 
 /** Who asks for a stamp and with which identity (REST, gRPC and WebSocket alike). */
@@ -88,7 +88,7 @@ export interface StampServiceDeps {
   /** The fingerprint engine; without it `generate_fp` answers 501. */
   fingerprinter?: StampFingerprinter;
   /** Live anchor states and batch proofs (server/proofs); without it every anchor reads pending. */
-  evidence?: Pick<StampEvidenceSource, "of" | "initial">;
+  evidence?: EvidenceSource;
 }
 
 interface IssueInput {

@@ -1,7 +1,6 @@
 import { stampStatus, trustScore } from "../../core/trust.js";
 import type { AnchorState } from "../../core/types.js";
-import type { AnchorAvailability } from "../anchors/availability.js";
-import type { StampEvidence, StampEvidenceProof } from "../proofs/stamp-evidence.js";
+import type { StampEvidence, StampEvidenceProof } from "./stamp-evidence.js";
 import type { StampStatus, StoredStamp } from "./stamp-repository.js";
 
 /**
@@ -17,18 +16,6 @@ export interface StampView {
   trustMet: boolean;
   /** The Merkle batch proof (gRPC `Proof`); null while the stamp is pending. */
   proof: StampEvidenceProof | null;
-}
-
-/**
- * The evidence of a stamp no batch holds yet: each requested anchor pending, or `unavailable` with
- * its reason when this deployment cannot provide it; not sealed, not logged, no proof.
- */
-export function initialEvidence(stamp: StoredStamp, availability?: AnchorAvailability): StampEvidence {
-  const anchors = stamp.document.anchors.map((type): AnchorState => {
-    const reason = availability?.[type];
-    return reason ? { type, status: "unavailable", reason } : { type, status: "pending" };
-  });
-  return { anchors, sealed: false, logged: false, proof: null };
 }
 
 /** The view of a stamp this service issued: its own signatures are valid by construction. */

@@ -4,7 +4,7 @@ import { jcs } from "../../core/jcs.js";
 import type { AnchorState, StampDocument, VerifyResult } from "../../core/types.js";
 import { merkle } from "../fingerprints/merkle.js";
 import { verifyEd25519 } from "../keys/ed25519.js";
-import type { StampEvidence } from "../proofs/stamp-evidence.js";
+import type { StampEvidence } from "./stamp-evidence.js";
 import type { StampRepository, StoredStamp } from "./stamp-repository.js";
 
 /**
@@ -13,7 +13,7 @@ import type { StampRepository, StoredStamp } from "./stamp-repository.js";
  */
 export type ServiceKeyTrust = Pick<CheckOptions, "trustedServiceKeys" | "keyRing">;
 
-/** The live evidence of a stored stamp (server/proofs/stamp-evidence.ts). */
+/** The live evidence of a stored stamp (server/stamps/stamp-evidence.ts). */
 export type EvidenceLookup = (stamp: StoredStamp) => Promise<StampEvidence>;
 
 const NOT_RECORDED = "stamp not recorded by this deployment";
