@@ -26,7 +26,7 @@ export function generateRest(spec) {
   return { "gen/rest/routes.ts": routesModule(operations), ...validatorModules(spec, operations) };
 }
 
-/** Every operation, literal segments before parameters (server/rest/spec.ts's order). */
+/** Every operation, literal segments before parameters (server/contract/openapi.ts's order). */
 function listOperations(spec) {
   const ops = [];
   for (const [path, item] of Object.entries(spec.paths)) {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import type { Schemas, StampdClient } from "../../sdk/src/index.js";
+import { loadSpec } from "../../server/contract/openapi.js";
 import { ed25519Signer, formatPublicKey, type Signer } from "../../server/keys/ed25519.js";
-import { loadSpec } from "../../server/rest/spec.js";
 import { issueReceipt } from "../../server/vault/fees/issue.js";
 import { NotRun } from "./check.js";
 import { sleep } from "./traffic.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RequestOptions, Schemas, StampdClient } from "../../sdk/src/index.js";
-import type { OperationId } from "../../server/rest/spec.js";
+import type { OperationId } from "../../server/contract/openapi.js";
 import { type Area, expectThat } from "./check.js";
 import type { Fixtures } from "./fixtures.js";
 

@@ -1,6 +1,6 @@
 import { APIError, createClient, type StampdClient } from "../../sdk/src/index.js";
+import { listOperations } from "../../server/contract/openapi.js";
 import type { Signer } from "../../server/keys/ed25519.js";
-import { listOperations } from "../../server/rest/spec.js";
 import {
   type Check,
   CheckFailed,

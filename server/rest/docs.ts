@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import express, { type Router } from "express";
+import { loadSpec } from "../contract/openapi.js";
 import { referencePageHeaders } from "../pages/security-headers.js";
-import { loadSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 // Resolved through package.json: the package's main module would load both multi-megabyte browser

@@ -1,8 +1,8 @@
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { loadSpec, type OperationId } from "../contract/openapi.js";
 import type { FieldError } from "../errors.js";
 import { invalid } from "../errors.js";
-import { loadSpec, type OperationId } from "./spec.js";
 
 type Json = Record<string, unknown>;
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import type { operations } from "../../gen/openapi/types.js";
-import type { OperationId } from "./spec.js";
+import type { OperationId } from "../contract/openapi.js";
 
 export type Handler = (req: Request, res: Response, next: NextFunction) => void | Promise<void>;
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import { jcs } from "../../core/jcs.js";
+import type { OperationId } from "../contract/openapi.js";
 import type { Idempotency } from "../idempotency/idempotency.js";
 import type { IdempotencyId, StoredResponse } from "../idempotency/idempotency-repository.js";
 import type { Logger } from "../logger.js";
 import type { Handler } from "./handler.js";
-import type { OperationId } from "./spec.js";
 
 /** Headers a replay repeats; the others (request id, rate limits) belong to each request. */
 const replayedHeaders = ["content-type", "location"];

@@ -1,5 +1,5 @@
+import { listOperations, type Operation } from "../contract/openapi.js";
 import { patternOf } from "./route-template.js";
-import { listOperations, type Operation } from "./spec.js";
 
 export interface OperationMatch {
   operation: Operation;

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { missingApiKey } from "../auth/auth-errors.js";
+import { listOperations, loadSpec, type Method, type Operation } from "../contract/openapi.js";
 import { operationMatcher } from "./operation-matcher.js";
-import { listOperations, loadSpec, type Method, type Operation } from "./spec.js";
 
 type Security = Record<string, string[]>[];
 

@@ -1,4 +1,4 @@
-import { listOperations } from "./spec.js";
+import { listOperations } from "../contract/openapi.js";
 
 /** The label of a request that matches no path of the spec (unknown paths, static assets). */
 export const UNMATCHED_ROUTE = "other";

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { listOperations, type OperationId } from "../contract/openapi.js";
 import { ServiceError } from "../errors.js";
 import type { Handler, Handlers } from "./handler.js";
 import { type OperationMatch, operationMatcher } from "./operation-matcher.js";
-import { listOperations, type OperationId } from "./spec.js";
 
 const notImplemented: Handler = () => {
   throw new ServiceError("not_implemented", "not implemented", "not_implemented");

@@ -3,9 +3,9 @@ import { finished } from "node:stream/promises";
 import busboy from "busboy";
 import type { Request } from "express";
 import type { Config } from "../config.js";
+import type { OperationId } from "../contract/openapi.js";
 import { invalid, ServiceError } from "../errors.js";
 import { type FieldSource, type FormSchema, formSchema } from "./form-fields.js";
-import type { OperationId } from "./spec.js";
 import { spoolFolder, UploadSpool } from "./upload-spool.js";
 
 /** The part that carries the document; every other part is a text field. */

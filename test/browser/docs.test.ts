@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { listOperations } from "../../server/rest/spec.js";
+import { listOperations } from "../../server/contract/openapi.js";
 import type { RunningService } from "../helpers/service.js";
 import { type Browser, openBrowser } from "./browser.js";
 import { startPagesService } from "./pages-service.js";

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from "node:crypto";
 import { keygenAsync, signAsync } from "@noble/ed25519";
 import type { Schemas, StampdClient } from "../../sdk/src/index.js";
+import { loadSpec } from "../../server/contract/openapi.js";
 import { ed25519Signer, type Signer } from "../../server/keys/ed25519.js";
-import { loadSpec } from "../../server/rest/spec.js";
 import { issueReceipt } from "../../server/vault/fees/issue.js";
 
 /**

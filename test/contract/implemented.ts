@@ -1,4 +1,4 @@
-import type { OperationId } from "../../server/rest/spec.js";
+import type { OperationId } from "../../server/contract/openapi.js";
 
 /**
  * The REST operations the real server implements: the one place that gates the contract suite

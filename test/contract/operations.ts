@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { expect } from "vitest";
 import type { RequestOptions, Schemas, StampdClient } from "../../sdk/src/index.js";
-import type { OperationId } from "../../server/rest/spec.js";
+import type { OperationId } from "../../server/contract/openapi.js";
 import type { Fixtures } from "./fixtures.js";
 
 /** What a contract case runs with. */

@@ -1,4 +1,4 @@
-import { listOperations, loadSpec, type OperationId } from "../../server/rest/spec.js";
+import { listOperations, loadSpec, type OperationId } from "../../server/contract/openapi.js";
 
 /** One error answer the spec documents for an operation, with the body of its example. */
 export interface DocumentedError {

@@ -12,7 +12,7 @@ import {
   type RequestOptions,
   UnprocessableEntityError,
 } from "../../sdk/src/index.js";
-import { listOperations, type OperationId } from "../../server/rest/spec.js";
+import { listOperations, type OperationId } from "../../server/contract/openapi.js";
 import { type Ctx, operations } from "./operations.js";
 import { documentedErrors } from "./spec-errors.js";
 

@@ -1,9 +1,9 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { components } from "../../gen/openapi/types.js";
 import { verifyFingerprintProof } from "../../core/fingerprint-proof.js";
 import { leafHash, verifyInclusion } from "../../core/merkle.js";
+import type { components } from "../../gen/openapi/types.js";
 import { ServiceError } from "../../server/errors.js";
 import { buildProof } from "../../server/fingerprints/proofs.js";
 import type { FingerprintDocument } from "../../server/fingerprints/types.js";

@@ -1,8 +1,8 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { components } from "../../gen/openapi/types.js";
 import { verifyCheckpoint } from "../../core/checkpoint.js";
 import { verifyConsistency, verifyInclusion } from "../../core/merkle.js";
+import type { components } from "../../gen/openapi/types.js";
 import { getJson, stampHash, startProofService } from "../proofs/helpers.js";
 
 type LogInfo = components["schemas"]["LogInfo"];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { listOperations } from "../../server/contract/openapi.js";
 import { tokenUrl } from "../../server/pages/token-link.js";
-import { listOperations } from "../../server/rest/spec.js";
 
 const base = "https://stampd.example.com/prefix";
 const stamp = { stamp_id: "stp_01JD3X7Q6V9M2K8T4R5N0B1C2D", hash_algorithm: "sha3-256" } as const;

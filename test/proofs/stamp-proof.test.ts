@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { components } from "../../gen/openapi/types.js";
 import { verifyStamp } from "../../core/stamp.js";
 import { verifyStampProof } from "../../core/stamp-proof.js";
+import type { components } from "../../gen/openapi/types.js";
 import { getJson, stampHash, startProofService } from "./helpers.js";
 
 type Schemas = components["schemas"];

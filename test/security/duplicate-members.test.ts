@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyStamp } from "../../core/stamp.js";
-import { listOperations, loadSpec } from "../../server/rest/spec.js";
+import { listOperations, loadSpec } from "../../server/contract/openapi.js";
 import { issueKey } from "../helpers/keys.js";
 import { postParts } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listOperations, loadSpec } from "../../server/rest/spec.js";
+import { listOperations, loadSpec } from "../../server/contract/openapi.js";
 import { issueKey } from "../helpers/keys.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { encryptedKey, newRecipient } from "../vault/fixture.js";

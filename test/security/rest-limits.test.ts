@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config.js";
-import { loadSpec } from "../../server/rest/spec.js";
+import { loadSpec } from "../../server/contract/openapi.js";
 import { issueKey } from "../helpers/keys.js";
 import { filePart, postParts } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";

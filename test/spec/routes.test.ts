@@ -1,7 +1,7 @@
 import express from "express";
 import { describe, expect, it } from "vitest";
+import { listOperations } from "../../server/contract/openapi.js";
 import { operationMatcher } from "../../server/rest/operation-matcher.js";
-import { listOperations } from "../../server/rest/spec.js";
 
 // A request path for a spec path, each parameter given a value no literal segment has.
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "x1");

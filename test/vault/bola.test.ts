@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listOperations } from "../../server/rest/spec.js";
+import { listOperations } from "../../server/contract/openapi.js";
 import { newRecipient } from "./fixture.js";
 import { RestFixture } from "./rest-fixture.js";
 

@@ -1,5 +1,5 @@
 import { Agent } from "node:http";
-import type { OperationId } from "../../../server/rest/spec.js";
+import type { OperationId } from "../../../server/contract/openapi.js";
 import type { Rng } from "../random.js";
 import type { FuzzFailure } from "../report.js";
 import { checkResponse } from "./check.js";

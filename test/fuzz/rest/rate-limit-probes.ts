@@ -1,5 +1,5 @@
 import type { Agent } from "node:http";
-import type { OperationId } from "../../../server/rest/spec.js";
+import type { OperationId } from "../../../server/contract/openapi.js";
 import type { FuzzFailure } from "../report.js";
 import { checkResponse } from "./check.js";
 import { describeRequest, type FuzzRequest } from "./request.js";

@@ -1,4 +1,4 @@
-import type { OperationId } from "../../../server/rest/spec.js";
+import type { OperationId } from "../../../server/contract/openapi.js";
 import type { Part } from "../../helpers/multipart.js";
 
 /** How the request presents itself. */

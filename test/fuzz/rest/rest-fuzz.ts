@@ -1,5 +1,5 @@
 import { Agent } from "node:http";
-import type { OperationId } from "../../../server/rest/spec.js";
+import type { OperationId } from "../../../server/contract/openapi.js";
 import type { RunningService } from "../../helpers/service.js";
 import { Rng } from "../random.js";
 import { count, type FuzzFailure, type SurfaceReport } from "../report.js";

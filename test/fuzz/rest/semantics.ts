@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { OperationId } from "../../../server/rest/spec.js";
+import type { OperationId } from "../../../server/contract/openapi.js";
 
 type Json = Record<string, unknown>;
 

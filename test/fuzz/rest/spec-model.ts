@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { listOperations, loadSpec, type Method, type OperationId } from "../../../server/rest/spec.js";
+import { listOperations, loadSpec, type Method, type OperationId } from "../../../server/contract/openapi.js";
 
 type Json = Record<string, unknown>;
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;

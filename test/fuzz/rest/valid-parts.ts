@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { OperationId } from "../../../server/rest/spec.js";
+import type { OperationId } from "../../../server/contract/openapi.js";
 import type { Part } from "../../helpers/multipart.js";
 import type { Rng } from "../random.js";
 import type { SchemaValues } from "../schema-values.js";

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import fc from "fast-check";
-import { clientMessageSchemas, subscriptionChannels } from "../../../gen/asyncapi/index.js";
 import { jcs } from "../../../core/jcs.js";
+import { clientMessageSchemas, subscriptionChannels } from "../../../gen/asyncapi/index.js";
 import { anyJson, anyText, type Rng } from "../random.js";
 import { SchemaValues } from "../schema-values.js";
 

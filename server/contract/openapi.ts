@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import type { operations } from "../../gen/openapi/types.js";
 
+// The REST contract as data, read by the REST transport (routing, docs, forms), the CLI's
+// conformance kit and the tests: it sits beside the transports, not in one of them.
+
 export type OperationId = keyof operations;
 
 export const specPath = new URL("../../specs/openapi.yaml", import.meta.url);
