@@ -5,8 +5,8 @@
 // 5.6.2 builds its own (Ajv2020, its options, ajv-formats in "fast" mode, one object of
 // {query, headers, params} coerced from text with defaults applied, then {body} uncoerced), so that
 // both accept and refuse the same requests with the same errors; test/rest/generated-validators.test.ts
-// checks it on the fuzz corpus. Multipart bodies are left to receiveUpload (server/rest/uploads.ts),
-// as server/rest/form-fields.ts leaves them for express-openapi-validator: their schema here is
+// checks it on the fuzz corpus. Multipart bodies are left to receiveUpload (server/rest/uploads/uploads.ts),
+// as server/rest/uploads/form-fields.ts leaves them for express-openapi-validator: their schema here is
 // `{type: object}`.
 import { _ } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";

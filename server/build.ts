@@ -42,23 +42,23 @@ import { createProofDomain, type ProofDomain } from "./proofs/domain.js";
 import type { RateLimiter } from "./ratelimit/limiter.js";
 import { openRateLimiter } from "./ratelimit/open.js";
 import { createRestApp } from "./rest/app.js";
-import { explorerHandlers } from "./rest/explorer-handlers.js";
-import { fingerprintHandlers } from "./rest/fingerprint-handlers.js";
-import type { Handlers } from "./rest/handler.js";
-import { healthHandlers } from "./rest/health-handlers.js";
+import { explorerHandlers } from "./rest/handlers/explorer-handlers.js";
+import { fingerprintHandlers } from "./rest/handlers/fingerprint-handlers.js";
+import type { Handlers } from "./rest/handlers/handler.js";
+import { healthHandlers } from "./rest/handlers/health-handlers.js";
+import { keyRingHandlers } from "./rest/handlers/key-ring-handlers.js";
+import { logHandlers } from "./rest/handlers/log-handlers.js";
+import { logTileHandlers } from "./rest/handlers/log-tile-handlers.js";
+import { metricsHandlers, metricsOnRestPort } from "./rest/handlers/metrics-handlers.js";
+import { pageHandlers } from "./rest/handlers/page-handlers.js";
+import { proofHandlers } from "./rest/handlers/proof-handlers.js";
+import { stampingHandlers } from "./rest/handlers/stamping-handlers.js";
+import { vaultHandlers } from "./rest/handlers/vault-handlers.js";
+import { wsHandlers } from "./rest/handlers/ws-handlers.js";
 import { createHttpServer } from "./rest/http-server.js";
-import { keyRingHandlers } from "./rest/key-ring-handlers.js";
-import { logHandlers } from "./rest/log-handlers.js";
-import { logTileHandlers } from "./rest/log-tile-handlers.js";
-import { metricsHandlers, metricsOnRestPort } from "./rest/metrics-handlers.js";
 import { createMetricsServer } from "./rest/metrics-server.js";
-import { pageHandlers } from "./rest/page-handlers.js";
-import { proofHandlers } from "./rest/proof-handlers.js";
-import { stampingHandlers } from "./rest/stamping-handlers.js";
 import { handOver } from "./rest/startup.js";
-import { clearStaleSpool, spoolFolder } from "./rest/upload-spool.js";
-import { vaultHandlers } from "./rest/vault-handlers.js";
-import { wsHandlers } from "./rest/ws-handlers.js";
+import { clearStaleSpool, spoolFolder } from "./rest/uploads/upload-spool.js";
 import { createStampDomain, type StampDomain } from "./stamps/domain.js";
 import { warnOfWidePermissions } from "./store/file-modes.js";
 import { openStore, sqlitePath } from "./store/open.js";
@@ -115,7 +115,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const metrics = new Metrics({ logger, processMetrics: config.METRICS_ENABLED });
   const store = timeStoreQueries(options.store ?? (await openStore(config)), metrics);
   await store.migrate();
-  // Uploads a crash left half-spooled (server/rest/upload-spool.ts) go before any new one comes.
+  // Uploads a crash left half-spooled (server/rest/uploads/upload-spool.ts) go before any new one comes.
   await clearStaleSpool(spoolFolder(config), logger);
   const events = countPublishedEvents(options.events ?? (await openEventBus(config, logger)), metrics);
   // One clock per deployment: the database's where the store has one (docs/design.md, Time).

@@ -85,13 +85,13 @@ export const configSchema = z
     MAX_JSON_BYTES: positiveInt.default(1024 * 1024),
     // Fingerprint documents list every chunk (docs/fingerprint.md, part 8).
     MAX_FINGERPRINT_JSON_BYTES: positiveInt.default(64 * 1024 * 1024),
-    // JSON bodies above MAX_JSON_BYTES read at once per client address (server/rest/large-bodies.ts).
+    // JSON bodies above MAX_JSON_BYTES read at once per client address (server/rest/middleware/large-bodies.ts).
     MAX_LARGE_BODIES_PER_CLIENT: positiveInt.default(1),
-    // Multipart forms (server/rest/uploads.ts): text fields per form and bytes per text field.
+    // Multipart forms (server/rest/uploads/uploads.ts): text fields per form and bytes per text field.
     MAX_FORM_FIELDS: positiveInt.default(16),
     MAX_FORM_FIELD_BYTES: positiveInt.default(1024 * 1024),
     // Where an upload waits when a field sent after its file changes how the file is read
-    // (server/rest/upload-spool.ts); unset: DATA_DIR/spool.
+    // (server/rest/uploads/upload-spool.ts); unset: DATA_DIR/spool.
     UPLOAD_SPOOL_DIR: z.string().min(1).optional(),
     // Connection limits against slow and greedy clients (docs/design.md "Limits"): the REST and
     // WebSocket listener (server/rest/http-server.ts), the gRPC listener (server/grpc/server.ts).

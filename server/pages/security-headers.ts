@@ -33,7 +33,7 @@ export function pageSecurityHeaders(baseUrl: string): Record<string, string> {
 /**
  * Headers of the reference pages (/docs, /redoc), whose vendored bundles need inline styles and
  * Redoc's search worker (a blob: URL). Everything else must come from this service (the Redoc
- * bundle is served without its CDN logo, server/rest/docs.ts).
+ * bundle is served without its CDN logo, server/rest/handlers/docs.ts).
  */
 export const referencePageHeaders: Readonly<Record<string, string>> = {
   "Content-Security-Policy": [

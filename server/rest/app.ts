@@ -4,20 +4,20 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
 import { pageAssets } from "../pages/assets.js";
-import { authenticate } from "./authenticate.js";
-import { docsAssets, docsHandlers } from "./docs.js";
-import { errorHandler } from "./error-handler.js";
-import { FINGERPRINT_JSON_PATHS } from "./fingerprint-handlers.js";
-import { specForRequestValidator } from "./form-fields.js";
-import type { Handlers } from "./handler.js";
-import { httpMetrics } from "./http-metrics.js";
-import { jsonBody } from "./json-body.js";
-import { largeBodyCap } from "./large-bodies.js";
-import { rateLimit } from "./rate-limit.js";
-import { requestId } from "./request-id.js";
-import { requireKey } from "./require-key.js";
+import { docsAssets, docsHandlers } from "./handlers/docs.js";
+import { FINGERPRINT_JSON_PATHS } from "./handlers/fingerprint-handlers.js";
+import type { Handlers } from "./handlers/handler.js";
+import { serviceHandlers } from "./handlers/service-handlers.js";
+import { authenticate } from "./middleware/authenticate.js";
+import { errorHandler } from "./middleware/error-handler.js";
+import { httpMetrics } from "./middleware/http-metrics.js";
+import { jsonBody } from "./middleware/json-body.js";
+import { largeBodyCap } from "./middleware/large-bodies.js";
+import { rateLimit } from "./middleware/rate-limit.js";
+import { requestId } from "./middleware/request-id.js";
+import { requireKey } from "./middleware/require-key.js";
 import { operationRouter } from "./router.js";
-import { serviceHandlers } from "./service-handlers.js";
+import { specForRequestValidator } from "./uploads/form-fields.js";
 
 /**
  * The REST application: request id, CORS, body parsing, validation of every request against

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { listOperations, type OperationId } from "../contract/openapi.js";
 import { ServiceError } from "../errors.js";
-import type { Handler, Handlers } from "./handler.js";
+import type { Handler, Handlers } from "./handlers/handler.js";
 import { type OperationMatch, operationMatcher } from "./operation-matcher.js";
 
 const notImplemented: Handler = () => {

@@ -1,5 +1,5 @@
 // The generated route table and request validators (gen/rest/, checked through
-// server/rest/request-validation.ts) against express-openapi-validator, as an independent second
+// server/rest/middleware/request-validation.ts) against express-openapi-validator, as an independent second
 // opinion (issue #24): on the REST fuzz corpus (test/fuzz/rest, fixed seed), two express apps that
 // differ only in which of them checks the request must answer every request alike: the same status
 // and the same body, which is the error in the spec's shape or, when accepted, the operation with
@@ -11,10 +11,10 @@ import express, { type RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createLogger } from "../../server/logger.js";
-import { errorHandler } from "../../server/rest/error-handler.js";
-import { specForRequestValidator } from "../../server/rest/form-fields.js";
-import { jsonBody } from "../../server/rest/json-body.js";
-import { checkRequest } from "../../server/rest/request-validation.js";
+import { errorHandler } from "../../server/rest/middleware/error-handler.js";
+import { jsonBody } from "../../server/rest/middleware/json-body.js";
+import { checkRequest } from "../../server/rest/middleware/request-validation.js";
+import { specForRequestValidator } from "../../server/rest/uploads/form-fields.js";
 import { Rng } from "../fuzz/random.js";
 import { makeFixtures } from "../fuzz/rest/fixtures.js";
 import { mutations } from "../fuzz/rest/mutations.js";

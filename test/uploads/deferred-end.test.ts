@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createLogger } from "../../server/logger.js";
-import { errorHandler } from "../../server/rest/error-handler.js";
-import { receiveUpload } from "../../server/rest/uploads.js";
+import { errorHandler } from "../../server/rest/middleware/error-handler.js";
+import { receiveUpload } from "../../server/rest/uploads/uploads.js";
 
 // receiveUpload runs an operation's `finish` only once the whole form has been parsed: an upload
 // whose file was read to its end never commits when the form turns out malformed, even when the

@@ -3,7 +3,7 @@ import type { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import { filePart, multipart, type Part, postParts } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";
 
-// Edge cases of receiveUpload (server/rest/uploads.ts), through POST /hash and POST /stamps.
+// Edge cases of receiveUpload (server/rest/uploads/uploads.ts), through POST /hash and POST /stamps.
 const MAX = 1024;
 let svc: RunningService;
 beforeAll(async () => {

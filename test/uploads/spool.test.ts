@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningService, startService } from "../helpers/service.js";
 
-// The upload spool (server/rest/upload-spool.ts): a POST /stamps whose file comes before any
+// The upload spool (server/rest/uploads/upload-spool.ts): a POST /stamps whose file comes before any
 // `generate_fp` is copied to a 0600 file in UPLOAD_SPOOL_DIR while its form arrives; the file is
 // gone once the request ends, however it ends, and files a crash left are deleted at start-up.
 const BOUNDARY = "spool-test-boundary";

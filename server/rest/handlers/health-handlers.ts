@@ -1,0 +1,23 @@
+import type { Clock } from "../../clock.js";
+import type { HealthChecks } from "../../health/health-checks.js";
+import type { Readiness } from "../../health/readiness.js";
+import { VERSION } from "../../version.js";
+import type { Handlers } from "./handler.js";
+import { sendJson } from "./handler.js";
+
+/** GET /health (checks) and GET /ready (readiness). */
+export function healthHandlers(checks: HealthChecks, readiness: Readiness, clock: Clock): Handlers {
+  return {
+    getHealth: async (_req, res) => {
+      const report = await checks.report();
+      const body = { ...report, version: VERSION, timestamp: clock.now().toISOString() };
+      if (report.status === "down") sendJson(res, "getHealth", 503, body);
+      else sendJson(res, "getHealth", 200, body);
+    },
+    getReady: (_req, res) => {
+      const status = readiness.phase;
+      if (status === "ready") sendJson(res, "getReady", 200, { status });
+      else sendJson(res, "getReady", 503, { status });
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Request } from "express";
+import { parseTilePath, TilePathError } from "../../../core/tile-path.js";
+import { invalid, notFound } from "../../errors.js";
+import { tileHeaders } from "../../log/log-tiles.js";
+import type { TransparencyLog } from "../../log/transparency-log.js";
+import type { Handler, Handlers } from "./handler.js";
+
+// The same headers as the S3 mirror gives its objects (server/log/log-tiles.ts).
+const TILE = tileHeaders("tile/");
+const CHECKPOINT = tileHeaders("checkpoint");
+
+/**
+ * The log as C2SP tiles under `/log/tiles/` (docs/log-tiles.md): the checkpoint and the stored tiles,
+ * as a static server would answer them. The spec writes the tile grammar as one path per number of
+ * index segments; all of them land here.
+ */
+export function logTileHandlers(log: TransparencyLog): Handlers {
+  const tile: Handler = async (req, res) => {
+    const path = tilePathOf(req);
+    const data = await log.tiles.tile(path);
+    if (!data) throw notFound(`no ${path} in the tiled log`);
+    res.status(200).type(TILE.contentType).set("Cache-Control", TILE.cacheControl).send(Buffer.from(data));
+  };
+  return {
+    getLogTilesCheckpoint: async (_req, res) => {
+      const { note } = await log.checkpoint();
+      res.status(200).type(CHECKPOINT.contentType).set("Cache-Control", CHECKPOINT.cacheControl).send(note);
+    },
+    getLogTile: tile,
+    getLogTile2: tile,
+    getLogTile3: tile,
+    getLogTile4: tile,
+  };
+}
+
+function tilePathOf(req: Request): string {
+  const segments = ["s1", "s2", "s3", "s4"].map((name) => req.params[name]).filter(Boolean);
+  const path = `tile/${req.params.level}/${segments.join("/")}`;
+  try {
+    parseTilePath(path);
+  } catch (err) {
+    if (err instanceof TilePathError) throw invalid(err.message);
+    throw err;
+  }
+  return path;
+}

@@ -1,0 +1,193 @@
+import { parse as parseUrl } from "node:url";
+import type { ErrorObject } from "ajv";
+import { type OperationRequest, requestValidators } from "../../../gen/rest/request-validators.js";
+import { type Route, routes } from "../../../gen/rest/routes.js";
+
+/** A refusal as express-openapi-validator throws it; error-handler.ts answers it in the spec's shape. */
+export interface RequestRefusal {
+  status: 400 | 404 | 405 | 415;
+  message: string;
+  errors: { path: string; message: string }[];
+}
+
+/** What the check reads of a request (express's `req`, or a test's stand-in). */
+export interface RequestParts {
+  method: string;
+  /** The path without the query, not decoded. */
+  path: string;
+  /** The URL as received, for the raw query. */
+  originalUrl: string;
+  /** The parsed query; coerced and defaulted in place. */
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, if any; defaulted in place. */
+  body: unknown;
+}
+
+export interface CheckedRequest {
+  route: Route;
+  params: Record<string, string>;
+}
+
+// Reserved characters a query value must percent-encode unless its parameter allows them (RFC 3986).
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+
+const byPath = groupByPath(routes);
+
+/**
+ * Matches a request to its operation with the generated route table (gen/rest/routes.ts) and
+ * validates its parameters and JSON body with the generated validators, as
+ * express-openapi-validator 5.6.2 does, in its order and with its errors: unknown path 404, known
+ * path and other method 405, Content-Type the operation does not take 415, a query value with
+ * reserved characters, an unknown or empty query parameter, then the schemas (first error of the
+ * parameters, first of the body). Returns the operation and its decoded path parameters, or throws
+ * a RequestRefusal. test/rest/generated-validators.test.ts holds both to the same answers.
+ */
+export function checkRequest(req: RequestParts): CheckedRequest {
+  const found = matchPath(req.path);
+  if (!found) throw refusal(404, req.path, "not found");
+  const route = found.routes.find((r) => r.method === req.method.toLowerCase());
+  if (!route) throw refusal(405, req.path, `${req.method} method not allowed`);
+  const params = decodeParams(route, found.values, req.path);
+  const spec = requestValidators[route.operationId];
+  const validateBody = bodyValidator(spec, req.headers["content-type"], expressPath(route.path));
+  checkQuery(spec, req);
+  if (validateBody && String(req.headers["content-type"]).toLowerCase().startsWith("multipart/form-data"))
+    req.body ??= {};
+  const data = { query: req.query, headers: req.headers, params, cookies: undefined, body: req.body };
+  const valid = spec.parameters(data);
+  const validBody = validateBody ? validateBody(data) : true;
+  if (valid && validBody) {
+    req.body = data.body;
+    return { route, params };
+  }
+  const errors = [...(spec.parameters.errors ?? []), ...((validateBody?.errors as ErrorObject[]) ?? [])];
+  throw { status: 400, message: "request validation failed", errors: errors.map(fieldError) };
+}
+
+function groupByPath(all: readonly Route[]): { pattern: RegExp; routes: Route[] }[] {
+  const groups = new Map<string, { pattern: RegExp; routes: Route[] }>();
+  for (const route of all) {
+    const group = groups.get(route.path) ?? { pattern: route.pattern, routes: [] };
+    group.routes.push(route);
+    groups.set(route.path, group);
+  }
+  return [...groups.values()];
+}
+
+function matchPath(path: string): { routes: Route[]; values: string[] } | undefined {
+  for (const group of byPath) {
+    const found = group.pattern.exec(path);
+    if (found) return { routes: group.routes, values: found.slice(1) };
+  }
+  return undefined;
+}
+
+function decodeParams(route: Route, values: string[], path: string): Record<string, string> {
+  const params: Record<string, string> = {};
+  try {
+    for (let i = 0; i < route.params.length; i++) params[route.params[i]!] = decodeURIComponent(values[i]!);
+  } catch {
+    throw refusal(400, path, "malformed uri'");
+  }
+  return params;
+}
+
+/** The body validator for the request's media type; undefined when the body goes unchecked. */
+function bodyValidator(spec: OperationRequest, contentType: string | string[] | undefined, route: string) {
+  if (!spec.bodies) return undefined;
+  const header = typeof contentType === "string" && contentType !== "" ? contentType : undefined;
+  const mediaType = header === undefined ? undefined : header.split(";")[0]!.toLowerCase().trim();
+  const validate = mediaType === undefined ? undefined : spec.bodies[mediaType];
+  if (validate) return validate;
+  if (mediaType === undefined && spec.bodyOptional) return undefined;
+  throw refusal(
+    415,
+    route,
+    `unsupported media type ${header === undefined ? "undefined" : normalized(header)}`,
+  );
+}
+
+/** A media type as express-openapi-validator names it: lowercase, parameters sorted, no boundary. */
+function normalized(header: string): string {
+  const params = new Map<string, string>();
+  for (const [, key, value] of header.matchAll(/;\s*([^=]+)=([^;]+)/g)) {
+    const name = key!.toLowerCase();
+    params.set(name, name === "charset" ? value!.toLowerCase() : value!);
+  }
+  const names = [...params.keys()].filter((name) => name !== "boundary").sort();
+  return (
+    header.split(";")[0]!.toLowerCase().trim() + names.map((name) => `; ${name}=${params.get(name)}`).join("")
+  );
+}
+
+function checkQuery(spec: OperationRequest, req: RequestParts): void {
+  const raw = rawQuery(req.originalUrl);
+  for (const name of spec.query) {
+    if (spec.reservedAllowed.includes(name)) continue;
+    for (const value of raw.get(name) ?? []) {
+      if (value !== undefined && RESERVED.test(value))
+        throw refusal(
+          400,
+          `/query/${name}`,
+          `Parameter '${name}' must be url encoded. Its value may not contain reserved characters.`,
+        );
+    }
+  }
+  nestBracketNames(req.query);
+  for (const name of Object.keys(req.query)) {
+    if (!spec.query.includes(name)) throw refusal(400, `/query/${name}`, `Unknown query parameter '${name}'`);
+    if (!spec.emptyAllowed.includes(name) && req.query[name] === "")
+      throw refusal(400, `/query/${name}`, `Empty value found for query parameter '${name}'`);
+  }
+}
+
+/** The query's values before decoding, by undecoded name (a value is cut at a second `=`). */
+function rawQuery(url: string): Map<string, (string | undefined)[]> {
+  const pairs = new Map<string, (string | undefined)[]>();
+  const query = parseUrl(url).query;
+  if (!query) return pairs;
+  for (const pair of query.replace("?", "").split("&")) {
+    const [name, value] = pair.split("=") as [string, string | undefined];
+    pairs.set(name, [...(pairs.get(name) ?? []), value]);
+  }
+  return pairs;
+}
+
+/** `a[b]=1` is an object `a` to the validator (qs's bracket notation), so the refusal names `a`. */
+function nestBracketNames(query: Record<string, unknown>): void {
+  for (const key of Object.keys(query)) {
+    const name = key.split("[")[0]!;
+    if (!key.includes("[") || name === "") continue;
+    query[name] = { [key]: query[key] };
+    delete query[key];
+  }
+}
+
+/**
+ * express-openapi-validator's error entry: the missing or extra member's path when there is one,
+ * else the instance path. Its `&&`/`??` chain is kept as it is, so a member named "" gives "".
+ */
+function fieldError(e: ErrorObject): { path: string; message: string } {
+  const p = e.params as {
+    missingProperty?: string;
+    additionalProperty?: string;
+    unevaluatedProperty?: string;
+    allowedValues?: unknown[];
+  };
+  const message =
+    e.keyword === "enum" && p.allowedValues ? `${e.message}: ${p.allowedValues.join(", ")}` : e.message;
+  const at = (name: string | undefined) =>
+    name === undefined ? undefined : name && `${e.instancePath}/${name}`;
+  const path =
+    at(p.missingProperty) ?? at(p.additionalProperty) ?? at(p.unevaluatedProperty) ?? e.instancePath;
+  return { path, message: message ?? "invalid" };
+}
+
+function expressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+function refusal(status: RequestRefusal["status"], path: string, message: string): RequestRefusal {
+  return { status, message, errors: [{ path, message }] };
+}
