@@ -157,6 +157,7 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   getShadow: "GET /fingerprint/{stamp_id}/shadow/{scale}",
   createIdentity: "POST /identity",
   getIdentity: "GET /identity/{identity_id}",
+  getKeyRing: "GET /keys",
   listPresets: "GET /presets",
   getPreset: "GET /presets/{name}",
   hashFile: "POST /hash",
