@@ -25,7 +25,6 @@ import { HealthChecks } from "./health/health-checks.js";
 import { Readiness } from "./health/readiness.js";
 import { Idempotency } from "./idempotency/idempotency.js";
 import { openDeploymentKeys } from "./keys/deployment-keys.js";
-import { joinTsaCertificate } from "./keys/join-key-ring.js";
 import type { Logger } from "./logger.js";
 import { createLogger } from "./logger.js";
 import { countPublishedEvents } from "./metrics/event-counts.js";
@@ -130,9 +129,6 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const ctx: AppContext = { config, logger, clock, store, events, auth, keys, rateLimiter, metrics };
   const vault = createVaultDomain(ctx);
   const proofs = await createProofDomain(ctx);
-  // The TSA's certificate joins the ring as the signing keys did, before anything is written.
-  await joinTsaCertificate(store.keyRing, proofs.tsaChainPem);
-  await keys.ring.refresh();
   const stamps = createStampDomain({ ...ctx, evidence: proofs.evidence, fingerprinter: stampFingerprinter });
   const stampsVia = (transport: "rest" | "grpc" | "websocket") =>
     countStampCreations(stamps.service, metrics, transport);

@@ -7,14 +7,15 @@ import { checkAtRestKey } from "../../server/keys/join-key-ring.js";
 import { publishedKey } from "../../server/keys/key-ring.js";
 import { type RotationPorts, revokeKey, rotateKey } from "../../server/keys/key-rotation.js";
 import { loadConfiguredKeys } from "../../server/keys/service-keys.js";
+import { readTsaCredentials } from "../../server/keys/tsa-keys.js";
 import { openStore } from "../../server/store/open.js";
 import { UsageError } from "../errors.js";
 import { cliLogger } from "../logger.js";
 import { requireExisting, storeTarget } from "../store-target.js";
 import { table } from "../table.js";
 
-/** The kinds whose keys the ring holds and rotates itself; the TSA's certificate is only published. */
-const signingKinds = ["service", "log"] as const;
+/** The kinds of keys the ring holds: stamps and batches, checkpoints, RFC 3161 tokens. */
+const signingKinds = ["service", "log", "tsa"] as const;
 type SigningKind = (typeof signingKinds)[number];
 
 /**
@@ -58,11 +59,38 @@ function readKeyFile(path: string) {
   throw new UsageError(`--key-file ${path}: not an Ed25519 private key`);
 }
 
-async function rotate(flags: { kind: SigningKind; keyFile?: string; origin?: string; json?: boolean }) {
+/** `--cert-file` and `--key-file` of a TSA rotation, checked, or undefined for a fresh TSA. */
+async function tsaFiles(flags: RotateFlags) {
+  if (!flags.certFile && !flags.keyFile) return undefined;
+  if (!flags.certFile || !flags.keyFile) {
+    throw new UsageError(
+      "--kind tsa takes --cert-file and --key-file together (or neither: a fresh key and CA)",
+    );
+  }
+  try {
+    return await readTsaCredentials(flags.certFile, flags.keyFile);
+  } catch (err) {
+    throw new UsageError(
+      `cannot use --cert-file ${flags.certFile} --key-file ${flags.keyFile}: ${(err as Error).message}`,
+    );
+  }
+}
+
+interface RotateFlags {
+  kind: SigningKind;
+  keyFile?: string;
+  certFile?: string;
+  origin?: string;
+  json?: boolean;
+}
+
+async function rotate(flags: RotateFlags) {
   if (flags.origin && flags.kind !== "log") throw new UsageError("--origin applies to --kind log only");
-  const privateKey = flags.keyFile ? readKeyFile(flags.keyFile) : undefined;
+  if (flags.certFile && flags.kind !== "tsa") throw new UsageError("--cert-file applies to --kind tsa only");
+  const tsa = flags.kind === "tsa" ? await tsaFiles(flags) : undefined;
+  const privateKey = flags.keyFile && flags.kind !== "tsa" ? readKeyFile(flags.keyFile) : undefined;
   const { active, retired } = await withRing((ports) =>
-    rotateKey(ports, flags.kind, { privateKey, origin: flags.origin }),
+    rotateKey(ports, flags.kind, { privateKey, origin: flags.origin, tsa }),
   );
   if (flags.json) {
     console.log(
@@ -70,7 +98,8 @@ async function rotate(flags: { kind: SigningKind; keyFile?: string; origin?: str
     );
     return;
   }
-  console.log(`active  ${active.kind} key ${active.keyId} ${active.publicKey}`);
+  const shown = active.kind === "tsa" ? "(certificate chain: stampd keys ring --json)" : active.publicKey;
+  console.log(`active  ${active.kind} key ${active.keyId} ${shown}`);
   if (retired)
     console.log(
       `retired ${retired.kind} key ${retired.keyId}, valid for what it signed until ${retired.notAfter!.toISOString()}`,
@@ -140,9 +169,18 @@ export function registerKeyRing(keys: Command): void {
     .action(list);
   keys
     .command("rotate")
-    .description("make a new service or log key active and retire the old one (what it signed stays valid)")
+    .description(
+      "make a new service, log or TSA key active and retire the old one (what it signed stays valid)",
+    )
     .addOption(new Option("--kind <kind>", "which key").choices(signingKinds).makeOptionMandatory())
-    .option("--key-file <pem>", "the new key (Ed25519 PKCS#8 PEM); default: a fresh key")
+    .option(
+      "--key-file <pem>",
+      "the new key (Ed25519 PKCS#8 PEM; --kind tsa: ECDSA P-256, with --cert-file); default: a fresh key",
+    )
+    .option(
+      "--cert-file <pem>",
+      "--kind tsa: the new key's time-stamping certificate then its CA chain; default: a fresh CA issues one",
+    )
     .option("--origin <origin>", "log keys: move the log to this origin (then set LOG_ORIGIN to it)")
     .option("--json", "print JSON")
     .action(rotate);

@@ -132,7 +132,7 @@ export function registerKeys(program: Command): void {
     .command("revoke")
     .description("revoke an API key by its id (key_…), or with --kind a signing key of the key ring")
     .argument("<key-id>")
-    .option("--kind <kind>", "a key ring key: service or log (an active one is rotated away first)")
+    .option("--kind <kind>", "a key ring key: service, log or tsa (an active one is rotated away first)")
     .option("--reason <text>", "with --kind: why, published in GET /keys")
     .option("--at <date-time>", "with --kind: from when its signatures are not trusted (default: now)")
     .action(revoke);

@@ -298,12 +298,15 @@ export interface paths {
         /**
          * The stamp as an RFC 3161 time-stamp response
          * @description A DER `TimeStampResp` (RFC 3161) granted by this service's own time-stamp authority key
-         *     (ECDSA P-256, certificate from `GET /tsa/ca.pem`): the `messageImprint` is the document's
+         *     (ECDSA P-256, CA certificates from `GET /tsa/ca.pem`): the `messageImprint` is the document's
          *     hash with the stamp's algorithm (SHA-256 or SHA3-256), `genTime` the stamp's `created_at`,
-         *     the serial number the stamp id's 128 ULID bits, and the TSA certificate is included. Check
-         *     it with `openssl ts -verify -data <document> -in <file> -CAfile ca.pem`. A stamp still
-         *     pending answers 409 `stamp_not_confirmed`; a BLAKE3 stamp 422
-         *     `timestamp_algorithm_unsupported` (BLAKE3 has no object identifier RFC 3161 could name).
+         *     the serial number the stamp id's 128 ULID bits, and the TSA certificate is included. The
+         *     token is signed by the key ring's TSA key whose period holds `genTime` (`GET /keys`), so a
+         *     stamp made before a TSA rotation keeps its certificate. Check it with `openssl ts -verify
+         *     -data <document> -in <file> -CAfile ca.pem`. A stamp still pending answers 409
+         *     `stamp_not_confirmed`; a BLAKE3 stamp 422 `timestamp_algorithm_unsupported` (BLAKE3 has no
+         *     object identifier RFC 3161 could name); a stamp dated after the revocation of the TSA key of
+         *     its time 422 `timestamp_key_revoked`.
          */
         get: operations["getStampTimestamp"];
         put?: never;
@@ -1188,7 +1191,7 @@ export interface paths {
         };
         /**
          * The certificates of this service's time-stamp authority
-         * @description PEM: the self-signed CA certificate (ECDSA P-256) that issued the TSA certificate (`extendedKeyUsage` critical `timeStamping`) which signs the tokens of `GET /stamps/{stamp_id}/timestamp.tsr`. Give it to `openssl ts -verify -CAfile`.
+         * @description PEM: the CA certificates that issued the TSA certificates (`extendedKeyUsage` critical `timeStamping`) of the key ring (`GET /keys`), each once, oldest first: one self-signed CA (ECDSA P-256) per TSA key stampd made, with the chain of any TSA certificate an operator brought. The tokens of `GET /stamps/{stamp_id}/timestamp.tsr` from before and after a TSA rotation all chain to one of them. Give the bundle to `openssl ts -verify -CAfile`.
          */
         get: operations["getTsaCertificate"];
         put?: never;
@@ -1437,11 +1440,11 @@ export interface components {
          *     | 404 | `stamp_not_found`, `fingerprint_not_found`, `identity_not_found`, `preset_not_found`, `vault_not_found` |
          *     | 409 | `stamp_not_confirmed`, `vault_not_active`, `vault_not_retrievable`, `vault_burned`, `vault_in_group`, `too_many_mirrors`, `fee_receipt_used`, `idempotency_key_reused`, `idempotency_key_in_use` |
          *     | 413 | `payload_too_large` |
-         *     | 422 | `timestamp_algorithm_unsupported`, `fee_receipt_invalid`, `fee_receipt_expired`, `fee_receipt_mismatch`, `fee_insufficient` |
+         *     | 422 | `timestamp_algorithm_unsupported`, `timestamp_key_revoked`, `fee_receipt_invalid`, `fee_receipt_expired`, `fee_receipt_mismatch`, `fee_insufficient` |
          *     | 501 | `not_implemented` |
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "duplicate_member_name" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented";
+        ErrorCode: "validation_failed" | "invalid_json" | "duplicate_member_name" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "timestamp_key_revoked" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented";
         /** @description The body of every error response except the rate limiter's 429. */
         Error: {
             /** @description What went wrong, for humans. */
@@ -1826,7 +1829,7 @@ export interface components {
             kind: components["schemas"]["RingKeyKind"];
             /** @description The first 8 bytes of SHA-256 of `public_key` (log keys: of `verifier_key`, which names the origin), hex. */
             key_id: string;
-            /** @description `ed25519:<hex>` for service and log keys; the PEM certificate chain (TSA certificate, then its CA) for a TSA. */
+            /** @description `ed25519:<hex>` for service and log keys; the PEM certificate chain (TSA certificate, then its CA certificates) for a TSA; tokens name theirs by its SHA-256 (ESSCertIDv2). */
             public_key: string;
             /** @description Log keys: the checkpoint origin they sign under. */
             origin?: string;
@@ -2563,7 +2566,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The stamp's hash algorithm has no RFC 3161 object identifier (BLAKE3). */
+        /** @description The stamp's hash algorithm has no RFC 3161 object identifier (BLAKE3), or the TSA key of its time was revoked before it. */
         TimestampUnsupported: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5287,7 +5290,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CA certificate. */
+            /** @description The CA certificates. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -4,6 +4,7 @@ import type { AtRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer } from "./ed25519.js";
 import { newRingKey, ringKeyId, ringPrivateKey, SINCE_EVER } from "./key-ring.js";
 import type { KeyRingRepository, StoredRingKey } from "./key-ring-repository.js";
+import { newTsaRingKey, type TsaCredentials } from "./tsa-keys.js";
 
 /** What an instance brings to the deployment: its configured secrets and log origin. */
 export interface Joining {
@@ -96,30 +97,31 @@ const keysOf = async (repo: KeyRingRepository, kind: StoredRingKey["kind"]) =>
   (await repo.list()).filter((k) => k.kind === kind);
 
 /**
- * The TSA certificate chain of `DATA_DIR/keys/tsa.pem` joins the ring the same way: registered by
- * the first instance, and an instance with another one (it would issue tokens no other instance's
- * `GET /tsa/ca.pem` vouches for) refuses to start with one line.
+ * The TSA of `DATA_DIR/keys/tsa.pem` joins the ring the same way: the first instance registers it
+ * (its key sealed, as every instance signs tokens with the ring's TSA keys), and an instance whose
+ * file holds a certificate the ring does not (its tokens would chain to a CA no other instance's
+ * `GET /tsa/ca.pem` serves) refuses to start with one line. A file of a retired or revoked TSA key
+ * is the deployment's still: the instance signs with the ring's keys, not the file's.
  */
-export async function joinTsaCertificate(repo: KeyRingRepository, chainPem: string): Promise<void> {
+export async function joinTsaCertificate(
+  repo: KeyRingRepository,
+  atRest: AtRestCipher,
+  file: TsaCredentials,
+): Promise<void> {
   if (!(await keysOf(repo, "tsa")).length) {
-    await repo.register({
-      kind: "tsa",
-      keyId: ringKeyId(chainPem),
-      publicKey: chainPem,
-      origin: null,
-      // The TSA's key stays in its file: the ring publishes its certificate only.
-      sealedPrivateKey: null,
-      notBefore: SINCE_EVER,
-      notAfter: null,
-      state: "active",
-      revokedAt: null,
-      revocationReason: null,
-    });
+    await repo.register(newTsaRingKey(file, atRest, SINCE_EVER));
   }
   const ring = await keysOf(repo, "tsa");
-  if (!ring.some((k) => k.publicKey === chainPem && k.state !== "revoked")) {
+  const own = ring.find((k) => k.publicKey === file.chainPem);
+  if (!own) {
     throw new ConfigError(
-      `invalid configuration: DATA_DIR: keys/tsa.pem holds TSA certificate ${ringKeyId(chainPem)}, which is not in this deployment's key ring (TSA certificates ${ring.map((k) => k.keyId).join(", ")}); copy tsa.pem from the deployment's keys folder`,
+      `invalid configuration: DATA_DIR: keys/tsa.pem holds TSA certificate ${ringKeyId(file.chainPem)}, which is not in this deployment's key ring (TSA certificates ${ring.map((k) => k.keyId).join(", ")}); copy tsa.pem from the deployment's keys folder`,
     );
+  }
+  // Registered before the ring kept TSA keys: the key is in the file only, and every instance
+  // needs it to sign tokens dated in its period once the TSA is rotated.
+  if (!own.sealedPrivateKey) {
+    const sealed = newTsaRingKey(file, atRest, own.notBefore).sealedPrivateKey!;
+    await repo.sealPrivateKey("tsa", own.keyId, sealed);
   }
 }

@@ -6,7 +6,7 @@ export type { RingKeyKind };
 export interface StoredRingKey {
   kind: RingKeyKind;
   keyId: string;
-  /** `ed25519:<hex>` (service, log) or the PEM certificate chain (tsa). */
+  /** `ed25519:<hex>` (service, log) or the PEM certificate chain (tsa: its certificate, then its CAs). */
   publicKey: string;
   /** Log keys: the checkpoint origin they sign under. */
   origin: string | null;
@@ -41,6 +41,11 @@ export interface KeyRingRepository {
   rotate(next: StoredRingKey, retiredUntil: Date): Promise<StoredRingKey | undefined>;
   /** Marks a retired key revoked; false when there is no such key or it is active. */
   revoke(kind: RingKeyKind, keyId: string, revocation: Revocation): Promise<boolean>;
+  /**
+   * Stores the sealed private key of a key the ring holds without one (a TSA certificate
+   * registered before the ring kept TSA keys); false when there is no such key or it has one.
+   */
+  sealPrivateKey(kind: RingKeyKind, keyId: string, sealed: Buffer): Promise<boolean>;
   /** The stored check value named `name`, if any. */
   check(name: string): Promise<Buffer | undefined>;
   /** Stores a check value unless one is there (the first instance's wins). */

@@ -24,6 +24,10 @@ export const logVerifierKey = (key: Pick<StoredRingKey, "origin" | "publicKey">)
 /** The associated data a ring key's private key is sealed under: it opens in its own row only. */
 const sealedAs = (kind: RingKeyKind, keyId: string) => `key_ring:${kind}:${keyId}`;
 
+/** A private key (PKCS#8 DER) sealed with the at-rest key for its row of the ring. */
+export const sealRingKey = (kind: RingKeyKind, keyId: string, der: Buffer, atRest: AtRestCipher): Buffer =>
+  atRest.seal(der, sealedAs(kind, keyId));
+
 /** A new Ed25519 ring entry for `kind`, its private key sealed with the at-rest key. */
 export function newRingKey(
   kind: "service" | "log",
@@ -40,7 +44,7 @@ export function newRingKey(
     keyId,
     publicKey,
     origin,
-    sealedPrivateKey: atRest.seal(der, sealedAs(kind, keyId)),
+    sealedPrivateKey: sealRingKey(kind, keyId, der, atRest),
     notBefore: period.notBefore,
     notAfter: null,
     state: "active",
@@ -49,12 +53,16 @@ export function newRingKey(
   };
 }
 
-/** A ring key's private key, unsealed with the at-rest key. */
-export function ringPrivateKey(key: StoredRingKey, atRest: AtRestCipher): KeyObject {
+/** A ring key's private key as PKCS#8 DER, unsealed with the at-rest key. */
+export function ringPrivateKeyDer(key: StoredRingKey, atRest: AtRestCipher): Buffer {
   if (!key.sealedPrivateKey)
     throw new Error(`the key ring holds no private key for ${key.kind} key ${key.keyId}`);
-  return privateKeyFromPkcs8(atRest.open(key.sealedPrivateKey, sealedAs(key.kind, key.keyId)));
+  return atRest.open(key.sealedPrivateKey, sealedAs(key.kind, key.keyId));
 }
+
+/** A ring key's private key, unsealed with the at-rest key. */
+export const ringPrivateKey = (key: StoredRingKey, atRest: AtRestCipher): KeyObject =>
+  privateKeyFromPkcs8(ringPrivateKeyDer(key, atRest));
 
 export const generateEd25519 = (): KeyObject => generateKeyPairSync("ed25519").privateKey;
 
@@ -84,9 +92,9 @@ export interface KeyRingOptions {
 
 /**
  * The deployment's key ring as this instance sees it: what `GET /keys` publishes and verification
- * trusts, and the signers of the active service and log keys. Re-read every `refreshMs`, so a
- * rotation made anywhere (`stampd keys rotate`, another instance) is signed with here within that
- * time; a retired key stays valid for the overlap rotation gives it (rotationOverlapMs).
+ * trusts, the signers of the active service and log keys, and the TSA keys. Re-read every
+ * `refreshMs`, so a rotation made anywhere (`stampd keys rotate`, another instance) is signed with
+ * here within that time; a retired key stays valid for the overlap rotation gives it (rotationOverlapMs).
  */
 export class KeyRing {
   private keys: StoredRingKey[] = [];
@@ -114,6 +122,19 @@ export class KeyRing {
   /** Every key, oldest first, as `GET /keys` publishes it. */
   get entries(): readonly RingKey[] {
     return this.published;
+  }
+
+  /**
+   * The TSA keys as last read, oldest first, private keys sealed: tokens are issued on demand,
+   * dated to their stamp, so each is signed by the key whose period holds that date.
+   */
+  get tsa(): readonly StoredRingKey[] {
+    return this.keys.filter((k) => k.kind === "tsa");
+  }
+
+  /** A TSA key's private key (PKCS#8 DER), unsealed with the at-rest key. */
+  tsaPrivateKey(key: StoredRingKey): Buffer {
+    return ringPrivateKeyDer(key, this.options.atRest);
   }
 
   /**

@@ -1,8 +1,9 @@
-import type { KeyObject } from "node:crypto";
+import { type KeyObject, X509Certificate } from "node:crypto";
 import type { RingKeyKind } from "../../core/key-ring.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { generateEd25519, newRingKey } from "./key-ring.js";
 import type { KeyRingRepository, Revocation, StoredRingKey } from "./key-ring-repository.js";
+import { freshTsaCredentials, newTsaRingKey, type TsaCredentials } from "./tsa-keys.js";
 
 export interface RotationPorts {
   repo: KeyRingRepository;
@@ -20,6 +21,8 @@ export interface RotateOptions {
   privateKey?: KeyObject;
   /** Log keys: the new origin (moving the log to another name); absent: the active key's. */
   origin?: string;
+  /** TSA keys: the new key and its chain (readTsaCredentials); absent: a fresh key and CA. */
+  tsa?: TsaCredentials;
 }
 
 export interface Rotated {
@@ -33,17 +36,39 @@ export interface Rotated {
  */
 export async function rotateKey(
   ports: RotationPorts,
-  kind: Extract<RingKeyKind, "service" | "log">,
+  kind: RingKeyKind,
   options: RotateOptions = {},
 ): Promise<Rotated> {
-  const { repo, atRest, now, overlapMs } = ports;
+  const { repo, now, overlapMs } = ports;
+  const next = kind === "tsa" ? await nextTsaKey(ports, options.tsa) : await nextKey(ports, kind, options);
+  const retired = await repo.rotate(next, new Date(now.getTime() + overlapMs));
+  return { active: next, retired };
+}
+
+async function nextKey(
+  { repo, atRest, now }: RotationPorts,
+  kind: Exclude<RingKeyKind, "tsa">,
+  options: RotateOptions,
+): Promise<StoredRingKey> {
   const current = (await repo.list()).find((k) => k.kind === kind && k.state === "active");
   const origin = kind === "log" ? (options.origin ?? current?.origin ?? undefined) : undefined;
   if (kind === "log" && !origin) throw new Error("a log key needs an origin: give --origin");
-  const privateKey = options.privateKey ?? generateEd25519();
-  const next = newRingKey(kind, privateKey, atRest, { notBefore: now, origin });
-  const retired = await repo.rotate(next, new Date(now.getTime() + overlapMs));
-  return { active: next, retired };
+  return newRingKey(kind, options.privateKey ?? generateEd25519(), atRest, { notBefore: now, origin });
+}
+
+/**
+ * The next TSA key: the given one, or a fresh key with a fresh CA. Its certificate must be valid
+ * from the start of its period, since verifiers check it at each token's time.
+ */
+async function nextTsaKey({ atRest, now }: RotationPorts, given?: TsaCredentials): Promise<StoredRingKey> {
+  const credentials = given ?? (await freshTsaCredentials(now));
+  const cert = new X509Certificate(credentials.chainPem);
+  if (now < new Date(cert.validFrom) || now >= new Date(cert.validTo)) {
+    throw new Error(
+      `the TSA certificate is valid from ${cert.validFrom} to ${cert.validTo}, not at ${now.toISOString()} when its period would start`,
+    );
+  }
+  return newTsaRingKey(credentials, atRest, now);
 }
 
 /**
@@ -52,7 +77,7 @@ export async function rotateKey(
  */
 export async function revokeKey(
   ports: RotationPorts,
-  kind: Extract<RingKeyKind, "service" | "log">,
+  kind: RingKeyKind,
   keyId: string,
   revocation: Revocation,
 ): Promise<{ revoked: boolean; rotated?: Rotated }> {

@@ -11,7 +11,7 @@ import { Batcher } from "./batcher.js";
 import { ProofPipeline } from "./pipeline.js";
 import { ProofService } from "./proof-service.js";
 import { StampEvidenceSource } from "./stamp-evidence.js";
-import { loadTimestampAuthority } from "./tsa/authority.js";
+import { TimestampAuthority } from "./tsa/authority.js";
 
 export interface ProofDomain {
   log: TransparencyLog;
@@ -20,10 +20,8 @@ export interface ProofDomain {
   service: ProofService;
   /** What a stamp's batch, log entry and anchors say of it; the stamp domain reads it too. */
   evidence: StampEvidenceSource;
-  /** The CA certificate of the service's own time-stamp authority, PEM. */
-  tsaCaPem: string;
-  /** Its certificate chain (TSA certificate, CA), PEM, as the key ring holds it. */
-  tsaChainPem: string;
+  /** The service's own time-stamp authority: its CA bundle for `GET /tsa/ca.pem`. */
+  tsa: TimestampAuthority;
 }
 
 export type ProofPorts = Pick<
@@ -61,7 +59,9 @@ export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain>
     intervalMs: config.BATCH_INTERVAL_MS,
     maxStamps: config.BATCH_MAX,
   });
-  const tsa = await loadTimestampAuthority(config, logger);
+  if (!keys.ring)
+    throw new Error("the TSA signs with the key ring's TSA keys: open the deployment's keys first");
+  const tsa = new TimestampAuthority(keys.ring);
   const evidence = new StampEvidenceSource(
     store.proofs,
     store.anchors,
@@ -69,5 +69,5 @@ export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain>
     anchorAvailability(config),
   );
   const service = new ProofService({ stamps: store.stamps, proofs: store.proofs, evidence, log, tsa });
-  return { log, pipeline, service, evidence, tsaCaPem: tsa.caPem, tsaChainPem: tsa.chainPem };
+  return { log, pipeline, service, evidence, tsa };
 }

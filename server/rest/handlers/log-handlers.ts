@@ -48,7 +48,7 @@ export function logHandlers(proofs: ProofDomain): Handlers {
       });
     },
     getTsaCertificate: (_req, res) => {
-      res.status(200).type("application/pem-certificate-chain").send(proofs.tsaCaPem);
+      res.status(200).type("application/pem-certificate-chain").send(proofs.tsa.caPem);
     },
   };
 }

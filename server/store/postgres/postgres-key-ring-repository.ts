@@ -68,6 +68,15 @@ export class PostgresKeyRingRepository implements KeyRingRepository {
     return rowCount === 1;
   }
 
+  async sealPrivateKey(kind: RingKeyKind, keyId: string, sealed: Buffer): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE key_ring SET sealed_private_key = $1
+       WHERE kind = $2 AND key_id = $3 AND sealed_private_key IS NULL`,
+      [sealed, kind, keyId],
+    );
+    return rowCount === 1;
+  }
+
   async check(name: string): Promise<Buffer | undefined> {
     const { rows } = await this.pool.query<{ value: Buffer }>(
       "SELECT value FROM key_checks WHERE name = $1",

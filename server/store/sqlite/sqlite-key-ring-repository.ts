@@ -47,6 +47,10 @@ export class SqliteKeyRingRepository implements KeyRingRepository {
     return this.sql().revoke.run(at, revocation.reason, kind, keyId).changes === 1;
   }
 
+  async sealPrivateKey(kind: RingKeyKind, keyId: string, sealed: Buffer): Promise<boolean> {
+    return this.sql().seal.run(sealed, kind, keyId).changes === 1;
+  }
+
   async check(name: string): Promise<Buffer | undefined> {
     return (this.sql().check.get(name) as { value: Buffer } | undefined)?.value;
   }
@@ -70,6 +74,9 @@ function prepare(db: Database.Database) {
     revoke: db.prepare(
       `UPDATE key_ring SET state = 'revoked', revoked_at = ?, revocation_reason = ?
        WHERE kind = ? AND key_id = ? AND state <> 'active'`,
+    ),
+    seal: db.prepare(
+      "UPDATE key_ring SET sealed_private_key = ? WHERE kind = ? AND key_id = ? AND sealed_private_key IS NULL",
     ),
     check: db.prepare("SELECT value FROM key_checks WHERE name = ?"),
     saveCheck: db.prepare("INSERT OR IGNORE INTO key_checks (name, value) VALUES (?, ?)"),
