@@ -1,4 +1,7 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import type { components } from "../gen/openapi/types.js";
+import { fromBase64 } from "./base64.js";
 
 /** The deployment's key ring (`GET /keys`): every key it has signed with, and when. */
 export type KeyRing = components["schemas"]["KeyRing"];
@@ -46,4 +49,44 @@ export function ringVerifierKeys(ring: readonly RingKey[]): string[] {
   return ring.flatMap((k) =>
     k.kind === "log" && k.state !== "revoked" && k.verifier_key ? [k.verifier_key] : [],
   );
+}
+
+/** The PEM blocks of a TSA key's chain (`public_key`): its time-stamping certificate, then its CAs. */
+const chainBlocks = (key: RingKey): string[] =>
+  key.public_key.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+
+/**
+ * The CA certificates of the ring's TSA keys, each once, PEM: the trust anchors of every token the
+ * deployment's TSA signed, before and after its rotations (what `GET /tsa/ca.pem` serves).
+ *
+ * @example
+ * const { genTime } = await verifyTimestampToken(tsr, "sha256", hash, ringTsaCaPem(ring.keys));
+ */
+export function ringTsaCaPem(ring: readonly RingKey[]): string {
+  const cas = ring.flatMap((k) => (k.kind === "tsa" ? chainBlocks(k).slice(1) : []));
+  return [...new Set(cas)].map((block) => `${block}\n`).join("");
+}
+
+/**
+ * Why `ring` does not vouch for a token signed by the TSA certificate whose SHA-256 (hex, as the
+ * token's ESSCertIDv2 names it) is `certificateHash`, dated `genTime`; null when it does: the
+ * certificate is a ring TSA key's, and `genTime` in that key's period and before any revocation.
+ *
+ * @example
+ * const { genTime, certificateHash } = await verifyTimestampToken(tsr, "sha256", hash, caPem);
+ * const problem = ringTsaKeyProblem(ring.keys, certificateHash, genTime.toISOString());
+ */
+export function ringTsaKeyProblem(
+  ring: readonly RingKey[],
+  certificateHash: string,
+  genTime: string,
+): string | null {
+  const key = ring.find((k) => {
+    const [certificate] = k.kind === "tsa" ? chainBlocks(k) : [];
+    if (!certificate) return false;
+    const der = fromBase64(certificate.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, ""));
+    return bytesToHex(sha256(der)) === certificateHash.toLowerCase();
+  });
+  if (!key) return `the TSA certificate ${certificateHash.slice(0, 16)}… is not a TSA key of the key ring`;
+  return ringKeyProblem(ring, "tsa", key.public_key, genTime);
 }

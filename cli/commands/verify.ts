@@ -41,7 +41,7 @@ export function registerVerify(program: Command): void {
     )
     .option(
       "--tsa-ca <pem-file>",
-      "CA certificate the RFC 3161 TSA must chain to; default: the one the bundle holds",
+      "CA certificates the RFC 3161 TSA must chain to; default: the key ring's TSA CAs with --key-ring, else the bundle's",
     )
     .option(
       "--anchor-tsa-ca <pem-file>",

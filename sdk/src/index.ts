@@ -13,7 +13,14 @@ export { decodeEntryBundle, EntryBundleError, encodeEntryBundle } from "../../co
 // Offline verification (no network): stamp documents, fingerprint proofs and Merkle proofs.
 export { type FingerprintProofResult, verifyFingerprintProof } from "../../core/fingerprint-proof.js";
 export { type DuplicateMember, DuplicateMemberError, parseIJson } from "../../core/i-json.js";
-export { type KeyRing, type RingKey, ringKeyProblem, ringVerifierKeys } from "../../core/key-ring.js";
+export {
+  type KeyRing,
+  type RingKey,
+  ringKeyProblem,
+  ringTsaCaPem,
+  ringTsaKeyProblem,
+  ringVerifierKeys,
+} from "../../core/key-ring.js";
 export {
   type ForkEvidence,
   LogForkError,
@@ -87,6 +94,7 @@ export { type FetchBundleOptions, fetchProofBundle } from "./bundle/fetch-bundle
 export {
   readTimestampToken,
   TimestampTokenError,
+  type TimestampTokenOptions,
   type VerifiedTimestamp,
   verifyTimestampSignature,
   verifyTimestampToken,

@@ -32,7 +32,7 @@ export async function loadTsaFile(config: Pick<Config, "DATA_DIR">, logger: Logg
   const path = join(config.DATA_DIR, "keys", "tsa.pem");
   const text = existsSync(path)
     ? readKeyFile(path, logger)
-    : await freshTsaCredentials(new Date()).then((fresh) =>
+    : await freshTsaCredentials(new Date(), true).then((fresh) =>
         readOrCreateKeyFile(path, () => `${fresh.keyPem}${fresh.chainPem}`, logger),
       );
   const key = text.match(/-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----\n?/)?.[0];
@@ -44,11 +44,14 @@ export async function loadTsaFile(config: Pick<Config, "DATA_DIR">, logger: Logg
 /**
  * A new TSA of its own: a fresh key whose certificate a fresh self-signed CA issues, the CA's key
  * dropped once it has signed (proofs/tsa/certificates.ts). Each rotation brings its CA, so no key
- * able to issue TSA certificates outlives the moment it was needed; `GET /tsa/ca.pem` serves them all.
+ * able to issue TSA certificates outlives the moment it was needed; `GET /tsa/ca.pem` serves them
+ * all. A rotation's certificates are named for its time (the first start's are `stampd CA` and
+ * `stampd TSA`), so a verifier holding the bundle tells the CAs apart by name as well as by key id.
  */
-export async function freshTsaCredentials(now: Date): Promise<TsaCredentials> {
+export async function freshTsaCredentials(now: Date, first = false): Promise<TsaCredentials> {
   const { createTsaCredentials } = await import("../proofs/tsa/certificates.js");
-  const fresh = await createTsaCredentials("stampd", now);
+  const name = first ? "stampd" : `stampd ${now.toISOString().slice(0, 19)}Z`;
+  const fresh = await createTsaCredentials(name, now);
   return { keyPem: fresh.keyPem, chainPem: `${fresh.certPem}${fresh.caPem}` };
 }
 

@@ -2,6 +2,7 @@ import { sha256, sha384, sha512 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import * as pkijs from "pkijs";
 import { fromBase64 } from "../../../core/base64.js";
+import { type RingKey, ringTsaKeyProblem } from "../../../core/key-ring.js";
 import type { HashAlgorithm } from "../../../core/types.js";
 
 /** An RFC 3161 token that does not time-stamp the expected hash or does not verify. */
@@ -17,6 +18,20 @@ export interface VerifiedTimestamp {
   serial: string;
   /** The subject of the TSA certificate that signed it. */
   signer: string;
+  /**
+   * SHA-256 of that certificate (DER), hex: what the token's ESSCertIDv2 names it by, and what
+   * finds its key in the deployment's key ring (`ringTsaKeyProblem`).
+   */
+  certificateHash: string;
+}
+
+export interface TimestampTokenOptions {
+  /**
+   * The deployment's key ring (`GET /keys`): the signing certificate must be one of its TSA keys
+   * and `genTime` in that key's period, before any revocation (tokens of a key revoked later
+   * stay valid, as its earlier stamps do).
+   */
+  keyRing?: readonly RingKey[];
 }
 
 // The object identifiers RFC 3161 messageImprints name (BLAKE3 has none).
@@ -31,6 +46,7 @@ const signerDigests: Record<string, { name: string; hash: (data: Uint8Array) => 
 };
 const TST_INFO = "1.2.840.113549.1.9.16.1.4";
 const MESSAGE_DIGEST = "1.2.840.113549.1.9.4";
+const SIGNING_CERTIFICATE_V2 = "1.2.840.113549.1.9.16.2.47";
 const EXTENDED_KEY_USAGE = "2.5.29.37";
 const TIME_STAMPING = "1.3.6.1.5.5.7.3.8";
 
@@ -40,23 +56,34 @@ const TIME_STAMPING = "1.3.6.1.5.5.7.3.8";
  * `algorithm`; the CMS `messageDigest` attribute is the hash of the TSTInfo and the signature over
  * the signed attributes verifies with a certificate the token carries; that certificate is a
  * time-stamping certificate (extendedKeyUsage `timeStamping`), valid at `genTime` and issued by a
- * certificate of `caPem`. A bare `TimeStampToken` (what `openssl ts -verify -token_in` reads) is
- * taken too. Throws `TimestampTokenError` naming the first check that fails.
+ * certificate of `caPem` (a bundle: the one that issued it is found); with `keyRing`, the
+ * certificate is a ring TSA key's and `genTime` in its period (`TimestampTokenOptions`). A bare
+ * `TimeStampToken` (what `openssl ts -verify -token_in` reads) is taken too. Throws
+ * `TimestampTokenError` naming the first check that fails.
  * Portable: pkijs over WebCrypto, no node: imports.
  *
  * @example
  * const tsr = await client.stamps.timestamp(stamp.stamp_id);
  * const { genTime } = await verifyTimestampToken(tsr, stamp.stamp_json.document.algorithm, stamp.document_hash, caPem);
+ * // Before and after TSA rotations, with the deployment's ring as the trust anchors:
+ * const ring = (await client.log.keyRing()).keys;
+ * await verifyTimestampToken(tsr, "sha256", hash, ringTsaCaPem(ring), { keyRing: ring });
  */
 export async function verifyTimestampToken(
   response: Uint8Array,
   algorithm: HashAlgorithm,
   hex: string,
   caPem: string,
+  options: TimestampTokenOptions = {},
 ): Promise<VerifiedTimestamp> {
   const cas = parsePem(caPem);
   if (cas.length === 0) throw new TimestampTokenError("no CA certificate to check the TSA against");
-  return checkToken(response, algorithm, hex, cas);
+  const verified = await checkToken(response, algorithm, hex, cas);
+  const problem =
+    options.keyRing &&
+    ringTsaKeyProblem(options.keyRing, verified.certificateHash, verified.genTime.toISOString());
+  if (problem) throw new TimestampTokenError(problem);
+  return verified;
 }
 
 /**
@@ -92,6 +119,8 @@ async function checkToken(
     throw new TimestampTokenError("the token time-stamps another hash");
   }
   const signer = await signerOf(signed);
+  const certificateHash = bytesToHex(sha256(new Uint8Array(signer.toSchema().toBER())));
+  checkSigningCertificate(signed, certificateHash);
   checkTsaCertificate(signer, info.genTime);
   if (cas && !(await issuedByOneOf(signer, cas))) {
     throw new TimestampTokenError("the TSA certificate is not issued by the trusted CA");
@@ -100,7 +129,31 @@ async function checkToken(
     genTime: info.genTime,
     serial: hexOf(info.serialNumber),
     signer: signer.subject.typesAndValues.map((t) => `${t.value.valueBlock.value}`).join(", "),
+    certificateHash,
   };
+}
+
+/**
+ * RFC 5816: the signed ESSCertIDv2 names the signing certificate by its hash, so a token cannot be
+ * passed off as another certificate's. Its first entry, with the default SHA-256, must be the
+ * signer's; an other hash algorithm is left to the CA check.
+ */
+function checkSigningCertificate(signed: pkijs.SignedData, certificateHash: string): void {
+  const attribute = signed.signerInfos[0]?.signedAttrs?.attributes.find(
+    (a) => a.type === SIGNING_CERTIFICATE_V2,
+  );
+  if (!attribute) return;
+  // SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 }; ESSCertIDv2 ::= SEQUENCE {
+  // hashAlgorithm DEFAULT sha256, certHash OCTET STRING, ... }.
+  const certs = (attribute.values[0] as Asn1Node | undefined)?.valueBlock.value?.[0];
+  const certHash = certs?.valueBlock.value?.[0]?.valueBlock.value?.[0];
+  const isOctetString = certHash?.idBlock.tagClass === 1 && certHash.idBlock.tagNumber === 4;
+  if (!isOctetString || !certHash.valueBlock.valueHexView) return;
+  if (bytesToHex(certHash.valueBlock.valueHexView) !== certificateHash) {
+    throw new TimestampTokenError(
+      "the token's signing-certificate attribute (ESSCertIDv2) names another certificate",
+    );
+  }
 }
 
 /**
@@ -185,6 +238,12 @@ async function signerOf(signed: pkijs.SignedData): Promise<pkijs.Certificate> {
     if (ok) return cert;
   }
   throw new TimestampTokenError("the token's signature does not verify with a certificate it carries");
+}
+
+/** The parts of an asn1js value read here (asn1js is pkijs's, not a dependency of the SDK). */
+interface Asn1Node {
+  idBlock: { tagClass: number; tagNumber: number };
+  valueBlock: { value?: Asn1Node[]; valueHexView?: Uint8Array };
 }
 
 function checkTsaCertificate(cert: pkijs.Certificate, genTime: Date): void {

@@ -1,5 +1,5 @@
 import { fromBase64 } from "../../../core/base64.js";
-import { type RingKey, ringVerifierKeys } from "../../../core/key-ring.js";
+import { type RingKey, ringTsaCaPem, ringVerifierKeys } from "../../../core/key-ring.js";
 import { verifyStamp } from "../../../core/stamp.js";
 import { type ProofCheck, type StampProof, verifyStampProof } from "../../../core/stamp-proof.js";
 import type { AnchorState, StampDocument, VerifyResult } from "../../../core/types.js";
@@ -30,10 +30,15 @@ export interface VerifyBundleOptions {
   trustedLogKeys?: string[];
   /**
    * The deployment's key ring (`GET /keys`): each service key trusted for its own period (a stamp
-   * from before a rotation verifies, a revoked key's later ones do not), its log keys for the log.
+   * from before a rotation verifies, a revoked key's later ones do not), its log keys for the log,
+   * its TSA keys for the RFC 3161 token (each certificate for its own period).
    */
   keyRing?: readonly RingKey[];
-  /** PEM of the CA the TSA certificate must chain to; absent: the `timestamp.ca_pem` the bundle holds. */
+  /**
+   * PEM of the CAs the TSA certificate must chain to; absent: the CAs of the `keyRing`'s TSA keys
+   * (the token's certificate must then be one of them, in its period), else the `timestamp.ca_pem`
+   * the bundle holds.
+   */
   trustedTsaCaPem?: string;
   /**
    * PEM of the CA the outside TSA of the `rfc3161` anchor must chain to; absent: its token's
@@ -205,10 +210,16 @@ async function timestampPiece(
   const name = "rfc3161 timestamp";
   if (!bundle.timestamp) return { name, status: "absent", detail: "no RFC 3161 token held" };
   try {
-    const ca = options.trustedTsaCaPem ?? bundle.timestamp.ca_pem;
+    const { keyRing, trustedTsaCaPem } = options;
+    const ca = trustedTsaCaPem ?? (keyRing ? ringTsaCaPem(keyRing) : bundle.timestamp.ca_pem);
     const token = fromBase64(bundle.timestamp.token);
-    const { genTime } = await verifyTimestampToken(token, stamp.document.algorithm, stamp.document.hash, ca);
-    const by = options.trustedTsaCaPem ? "a pinned CA" : "the CA the bundle holds (not pinned)";
+    const { algorithm, hash } = stamp.document;
+    const { genTime } = await verifyTimestampToken(token, algorithm, hash, ca, { keyRing });
+    const by = trustedTsaCaPem
+      ? "a pinned CA"
+      : keyRing
+        ? "a TSA key of the deployment's key ring, in its period"
+        : "the CA the bundle holds (not pinned)";
     return {
       name,
       status: "valid",

@@ -12,6 +12,7 @@ const OID = {
   keyUsage: "2.5.29.15",
   extKeyUsage: "2.5.29.37",
   subjectKeyIdentifier: "2.5.29.14",
+  authorityKeyIdentifier: "2.5.29.35",
   timeStamping: "1.3.6.1.5.5.7.3.8",
 } as const;
 
@@ -35,6 +36,7 @@ export async function createTsaCredentials(name: string, now: Date): Promise<Tsa
     subject: `${name} CA`,
     issuer: `${name} CA`,
     publicKey: ca.publicKey,
+    issuerPublicKey: ca.publicKey,
     signingKey: ca.privateKey,
     extensions: [basicConstraints(true), keyUsage(0x06)],
     ...validity,
@@ -43,6 +45,7 @@ export async function createTsaCredentials(name: string, now: Date): Promise<Tsa
     subject: `${name} TSA`,
     issuer: `${name} CA`,
     publicKey: tsa.publicKey,
+    issuerPublicKey: ca.publicKey,
     signingKey: ca.privateKey,
     extensions: [basicConstraints(false), keyUsage(0x80), timeStampingOnly()],
     ...validity,
@@ -59,6 +62,8 @@ interface CertificateSpec {
   subject: string;
   issuer: string;
   publicKey: CryptoKey;
+  /** The issuer's key, named by the authorityKeyIdentifier: a verifier holding several CAs finds it. */
+  issuerPublicKey: CryptoKey;
   signingKey: CryptoKey;
   extensions: pkijs.Extension[];
   notBefore: Date;
@@ -74,19 +79,29 @@ async function certificate(spec: CertificateSpec): Promise<Uint8Array> {
   cert.notBefore.value = spec.notBefore;
   cert.notAfter.value = spec.notAfter;
   await cert.subjectPublicKeyInfo.importKey(spec.publicKey);
-  const keyId = await subtle.digest(
-    "SHA-1",
-    new Uint8Array(cert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView),
-  );
+  const authorityKeyId = new pkijs.AuthorityKeyIdentifier({
+    keyIdentifier: new asn1js.OctetString({ valueHex: await keyIdentifier(spec.issuerPublicKey) }),
+  });
   cert.extensions = [
     ...spec.extensions,
     new pkijs.Extension({
       extnID: OID.subjectKeyIdentifier,
-      extnValue: new asn1js.OctetString({ valueHex: keyId }).toBER(),
+      extnValue: new asn1js.OctetString({ valueHex: await keyIdentifier(spec.publicKey) }).toBER(),
+    }),
+    new pkijs.Extension({
+      extnID: OID.authorityKeyIdentifier,
+      extnValue: authorityKeyId.toSchema().toBER(),
     }),
   ];
   await cert.sign(spec.signingKey, "SHA-256");
   return new Uint8Array(cert.toSchema().toBER());
+}
+
+/** RFC 5280 4.2.1.2 method (1): SHA-1 of the subjectPublicKey BIT STRING. */
+async function keyIdentifier(publicKey: CryptoKey): Promise<ArrayBuffer> {
+  const info = new pkijs.PublicKeyInfo();
+  await info.importKey(publicKey);
+  return subtle.digest("SHA-1", new Uint8Array(info.subjectPublicKey.valueBlock.valueHexView));
 }
 
 function distinguishedName(commonName: string): pkijs.AttributeTypeAndValue[] {
