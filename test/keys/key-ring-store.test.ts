@@ -1,8 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { atRestCipher } from "../../server/keys/at-rest-cipher.js";
-import { generateEd25519, newRingKey, ringPrivateKey, SINCE_EVER } from "../../server/keys/key-ring.js";
+import { joinTsaCertificate } from "../../server/keys/join-key-ring.js";
+import {
+  generateEd25519,
+  newRingKey,
+  ringPrivateKey,
+  ringPrivateKeyDer,
+  SINCE_EVER,
+} from "../../server/keys/key-ring.js";
 import type { StoredRingKey } from "../../server/keys/key-ring-repository.js";
+import { freshTsaCredentials, newTsaRingKey } from "../../server/keys/tsa-keys.js";
 import { postgres, sqlite, type TestDatabase } from "../store/engines.js";
 
 const atRest = atRestCipher(randomBytes(32));
@@ -26,6 +34,19 @@ for (const engine of [sqlite, postgres]) {
       const ring = await stores[0]!.keyRing.list();
       expect(ring).toHaveLength(1);
       expect(ring[0]).toEqual(keys[added.indexOf(true)]);
+    });
+
+    it("seals in the key of a TSA registered without one, from the instance whose tsa.pem holds it", async () => {
+      const store = await db.open();
+      const file = await freshTsaCredentials(new Date(), true);
+      const entry = newTsaRingKey(file, atRest, SINCE_EVER);
+      await store.keyRing.register({ ...entry, sealedPrivateKey: null });
+      await joinTsaCertificate(store.keyRing, atRest, file);
+      const [sealed] = await store.keyRing.list();
+      expect(ringPrivateKeyDer(sealed!, atRest)).toEqual(ringPrivateKeyDer(entry, atRest));
+      // Once: a key the ring holds is never replaced.
+      expect(await store.keyRing.sealPrivateKey("tsa", entry.keyId, randomBytes(60))).toBe(false);
+      expect((await store.keyRing.list())[0]!.sealedPrivateKey).toEqual(sealed!.sealedPrivateKey);
     });
 
     it("rotates: the old key retired with the end of its period, the new one active", async () => {
