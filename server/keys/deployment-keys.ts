@@ -3,7 +3,7 @@ import { type Config, logOrigin } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { joinKeyRing, joinTsaCertificate } from "./join-key-ring.js";
-import { KeyRing } from "./key-ring.js";
+import { DeploymentKeyRing } from "./key-ring.js";
 import { loadConfiguredKeys, type ServiceKeys } from "./service-keys.js";
 import { loadTsaFile } from "./tsa-keys.js";
 
@@ -18,7 +18,7 @@ export async function openDeploymentKeys(
   store: Pick<Store, "keyRing" | "log">,
   clock: Clock,
   logger: Logger,
-): Promise<ServiceKeys & { ring: KeyRing }> {
+): Promise<ServiceKeys & { ring: DeploymentKeyRing }> {
   const { signingKey, atRest } = loadConfiguredKeys(config, logger);
   const origin = logOrigin(config);
   await joinKeyRing({
@@ -30,7 +30,7 @@ export async function openDeploymentKeys(
     now: clock.now(),
   });
   await joinTsaCertificate(store.keyRing, atRest, await loadTsaFile(config, logger));
-  const ring = await KeyRing.open({
+  const ring = await DeploymentKeyRing.open({
     repo: store.keyRing,
     atRest,
     refreshMs: config.KEY_RING_REFRESH_SECONDS * 1000,

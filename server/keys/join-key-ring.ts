@@ -4,7 +4,7 @@ import type { AtRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer } from "./ed25519.js";
 import { newRingKey, ringKeyId, ringPrivateKey, SINCE_EVER } from "./key-ring.js";
 import type { KeyRingRepository, StoredRingKey } from "./key-ring-repository.js";
-import { newTsaRingKey, type TsaCredentials } from "./tsa-keys.js";
+import { newTsaRingKey, type TsaKeyAndChain } from "./tsa-keys.js";
 
 /** What an instance brings to the deployment: its configured secrets and log origin. */
 export interface Joining {
@@ -106,7 +106,7 @@ const keysOf = async (repo: KeyRingRepository, kind: StoredRingKey["kind"]) =>
 export async function joinTsaCertificate(
   repo: KeyRingRepository,
   atRest: AtRestCipher,
-  file: TsaCredentials,
+  file: TsaKeyAndChain,
 ): Promise<void> {
   if (!(await keysOf(repo, "tsa")).length) {
     await repo.register(newTsaRingKey(file, atRest, SINCE_EVER));

@@ -96,7 +96,7 @@ export interface KeyRingOptions {
  * `refreshMs`, so a rotation made anywhere (`stampd keys rotate`, another instance) is signed with
  * here within that time; a retired key stays valid for the overlap rotation gives it (rotationOverlapMs).
  */
-export class KeyRing {
+export class DeploymentKeyRing {
   private keys: StoredRingKey[] = [];
   private published: RingKey[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -115,8 +115,8 @@ export class KeyRing {
   }
 
   /** The ring as stored now; it must hold an active service and log key (joinKeyRing registers them). */
-  static async open(options: KeyRingOptions): Promise<KeyRing> {
-    return new KeyRing(options, await options.repo.list());
+  static async open(options: KeyRingOptions): Promise<DeploymentKeyRing> {
+    return new DeploymentKeyRing(options, await options.repo.list());
   }
 
   /** Every key, oldest first, as `GET /keys` publishes it. */

@@ -3,7 +3,7 @@ import type { RingKeyKind } from "../../core/key-ring.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { generateEd25519, newRingKey } from "./key-ring.js";
 import type { KeyRingRepository, Revocation, StoredRingKey } from "./key-ring-repository.js";
-import { freshTsaCredentials, newTsaRingKey, type TsaCredentials } from "./tsa-keys.js";
+import { freshTsaCredentials, newTsaRingKey, type TsaKeyAndChain } from "./tsa-keys.js";
 
 export interface RotationPorts {
   repo: KeyRingRepository;
@@ -22,7 +22,7 @@ export interface RotateOptions {
   /** Log keys: the new origin (moving the log to another name); absent: the active key's. */
   origin?: string;
   /** TSA keys: the new key and its chain (readTsaCredentials); absent: a fresh key and CA. */
-  tsa?: TsaCredentials;
+  tsa?: TsaKeyAndChain;
 }
 
 export interface Rotated {
@@ -60,7 +60,7 @@ async function nextKey(
  * The next TSA key: the given one, or a fresh key with a fresh CA. Its certificate must be valid
  * from the start of its period, since verifiers check it at each token's time.
  */
-async function nextTsaKey({ atRest, now }: RotationPorts, given?: TsaCredentials): Promise<StoredRingKey> {
+async function nextTsaKey({ atRest, now }: RotationPorts, given?: TsaKeyAndChain): Promise<StoredRingKey> {
   const credentials = given ?? (await freshTsaCredentials(now));
   const cert = new X509Certificate(credentials.chainPem);
   if (now < new Date(cert.validFrom) || now >= new Date(cert.validTo)) {

@@ -6,7 +6,7 @@ import type { Logger } from "../logger.js";
 import { type AtRestCipher, atRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer, type Signer } from "./ed25519.js";
 import { readKeyFile, readOrCreateKeyFile } from "./key-file.js";
-import type { KeyRing } from "./key-ring.js";
+import type { DeploymentKeyRing } from "./key-ring.js";
 
 /**
  * The service's secrets: its Ed25519 stamp-signing key and the 256-bit key that encrypts secrets
@@ -18,7 +18,7 @@ export interface ServiceKeys {
   /** The checkpoint-signing key; absent: `signing` (a service assembled without a key ring). */
   log?: Signer;
   /** The deployment's key ring (server/keys/key-ring.ts); absent: `signing` is the only key trusted. */
-  ring?: KeyRing;
+  ring?: DeploymentKeyRing;
 }
 
 /** The key files created in `DATA_DIR/keys/` when the configuration names none. */

@@ -13,7 +13,7 @@ import type { StoredRingKey } from "./key-ring-repository.js";
  * Ed25519), then the time-stamping certificate followed by the CA certificates up to a root,
  * which is what the key ring publishes of it and `GET /tsa/ca.pem` takes its CAs from.
  */
-export interface TsaCredentials {
+export interface TsaKeyAndChain {
   keyPem: string;
   chainPem: string;
 }
@@ -28,7 +28,7 @@ export const certificateBlocks = (pem: string): string[] =>
  * certificate of the ring in (join-key-ring.ts). Of two processes creating it at once, one file
  * wins (exclusive create) and both use it.
  */
-export async function loadTsaFile(config: Pick<Config, "DATA_DIR">, logger: Logger): Promise<TsaCredentials> {
+export async function loadTsaFile(config: Pick<Config, "DATA_DIR">, logger: Logger): Promise<TsaKeyAndChain> {
   const path = join(config.DATA_DIR, "keys", "tsa.pem");
   const text = existsSync(path)
     ? readKeyFile(path, logger)
@@ -48,7 +48,7 @@ export async function loadTsaFile(config: Pick<Config, "DATA_DIR">, logger: Logg
  * all. A rotation's certificates are named for its time (the first start's are `stampd CA` and
  * `stampd TSA`), so a verifier holding the bundle tells the CAs apart by name as well as by key id.
  */
-export async function freshTsaCredentials(now: Date, first = false): Promise<TsaCredentials> {
+export async function freshTsaCredentials(now: Date, first = false): Promise<TsaKeyAndChain> {
   const { createTsaCredentials } = await import("../proofs/tsa/certificates.js");
   const name = first ? "stampd" : `stampd ${now.toISOString().slice(0, 19)}Z`;
   const fresh = await createTsaCredentials(name, now);
@@ -61,7 +61,7 @@ export async function freshTsaCredentials(now: Date, first = false): Promise<Tsa
  * certificate's, that certificate for time-stamping only (extendedKeyUsage `timeStamping`,
  * critical: RFC 3161 2.3), each certificate issued by the next. Throws a one-line Error otherwise.
  */
-export async function readTsaCredentials(certFile: string, keyFile: string): Promise<TsaCredentials> {
+export async function readTsaCredentials(certFile: string, keyFile: string): Promise<TsaKeyAndChain> {
   const keyPem = readFileSync(keyFile, "utf8");
   const chainPem = readFileSync(certFile, "utf8");
   const key = createPrivateKey(keyPem);
@@ -99,7 +99,7 @@ async function timeStampingOnly(cert: X509Certificate): Promise<boolean> {
 
 /** A TSA entry of the ring: its chain, the period it signs tokens for, its key sealed. */
 export function newTsaRingKey(
-  credentials: TsaCredentials,
+  credentials: TsaKeyAndChain,
   atRest: AtRestCipher,
   notBefore: Date,
 ): StoredRingKey {

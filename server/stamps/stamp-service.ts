@@ -7,7 +7,7 @@ import type { EventBus } from "../events/bus.js";
 import { hashStream } from "../hashing/hash-stream.js";
 import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
-import type { KeyRing } from "../keys/key-ring.js";
+import type { DeploymentKeyRing } from "../keys/key-ring.js";
 import { pinnedSigner } from "../keys/rotating-signer.js";
 import { type Annotations, normalizeAnnotations } from "./annotations.js";
 import { BatchProgress } from "./batch-progress.js";
@@ -82,7 +82,7 @@ export interface StampServiceDeps {
   /** The service's own signing key. */
   signing: Signer;
   /** The deployment's key ring, whose keys verification trusts; absent: `signing`'s key only. */
-  ring?: Pick<KeyRing, "entries" | "knowing">;
+  ring?: Pick<DeploymentKeyRing, "entries" | "knowing">;
   clock: Clock;
   events: EventBus;
   /** The fingerprint engine; without it `generate_fp` answers 501. */

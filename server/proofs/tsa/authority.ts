@@ -1,6 +1,6 @@
 import { webcrypto } from "node:crypto";
 import { ServiceError } from "../../errors.js";
-import type { KeyRing } from "../../keys/key-ring.js";
+import type { DeploymentKeyRing } from "../../keys/key-ring.js";
 import type { StoredRingKey } from "../../keys/key-ring-repository.js";
 import { certificateBlocks, tsaCaBundle } from "../../keys/tsa-keys.js";
 import type { TokenFacts, TsaSigner } from "./token.js";
@@ -15,7 +15,7 @@ import type { TokenFacts, TsaSigner } from "./token.js";
 export class TimestampAuthority {
   private readonly signers = new Map<string, Promise<TsaSigner>>();
 
-  constructor(private readonly ring: Pick<KeyRing, "tsa" | "tsaPrivateKey">) {}
+  constructor(private readonly ring: Pick<DeploymentKeyRing, "tsa" | "tsaPrivateKey">) {}
 
   /** Every CA certificate of the ring's TSA keys, PEM: what `openssl ts -verify -CAfile` needs. */
   get caPem(): string {

@@ -17,7 +17,7 @@ const OID = {
 } as const;
 
 /** The service TSA's key and certificates, PEM. */
-export interface TsaCredentials {
+export interface IssuedTsaKey {
   keyPem: string;
   certPem: string;
   caPem: string;
@@ -28,7 +28,7 @@ export interface TsaCredentials {
  * RFC 3161 section 2.3 requires) issued by a fresh self-signed CA. The CA's private key is
  * dropped once it has signed: nothing else is ever issued, so it need not exist.
  */
-export async function createTsaCredentials(name: string, now: Date): Promise<TsaCredentials> {
+export async function createTsaCredentials(name: string, now: Date): Promise<IssuedTsaKey> {
   const ca = (await subtle.generateKey(EC_P256, true, ["sign", "verify"])) as CryptoKeyPair;
   const tsa = (await subtle.generateKey(EC_P256, true, ["sign", "verify"])) as CryptoKeyPair;
   const validity = { notBefore: new Date(now.getTime() - 3_600_000), notAfter: addYears(now, 20) };
