@@ -1,5 +1,5 @@
 import { NotRun } from "./check.js";
-import type { SpecModel } from "./spec-model.js";
+import { responseProblems, type SpecModel } from "./spec-model.js";
 
 /** One request the kit sent and the answer it got, judged against the spec. */
 export interface Exchange {
@@ -87,7 +87,7 @@ export class Traffic {
       });
       const text = await response.clone().text();
       const problems = op
-        ? this.options.model.problems(op, { status: response.status, headers: response.headers, body: text })
+        ? responseProblems(op, { status: response.status, headers: response.headers, body: text })
         : [`${request.method} ${path} is not an operation of the spec`];
       const exchange: Exchange = {
         request: describe,

@@ -1,12 +1,12 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SpecModel } from "../../cli/conformance/spec-model.js";
 import { fingerprint, wordText } from "../fingerprints/corpus.js";
 import { issueKey } from "../helpers/keys.js";
 import { filePart, multipart } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { TestClient } from "../ws/ws-client.js";
 import { semanticProblems } from "./rest/semantics.js";
-import { SpecModel } from "./rest/spec-model.js";
 
 // Each case is a failure `npm run fuzz` found, pinned down so it stays fixed.
 let svc: RunningService;

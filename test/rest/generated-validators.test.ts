@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import express, { type RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { SpecModel } from "../../cli/conformance/spec-model.js";
 import { createLogger } from "../../server/logger.js";
 import { errorHandler } from "../../server/rest/middleware/error-handler.js";
 import { jsonBody } from "../../server/rest/middleware/json-body.js";
@@ -18,7 +19,6 @@ import { specForRequestValidator } from "../../server/rest/uploads/form-fields.j
 import { Rng } from "../fuzz/random.js";
 import { makeFixtures } from "../fuzz/rest/fixtures.js";
 import { mutations } from "../fuzz/rest/mutations.js";
-import { SpecModel } from "../fuzz/rest/spec-model.js";
 import { type GenContext, validParts } from "../fuzz/rest/valid-parts.js";
 import { send, toWire, type Wire } from "../fuzz/rest/wire.js";
 import { SchemaValues } from "../fuzz/schema-values.js";

@@ -1,8 +1,8 @@
 import type { ValidateFunction } from "ajv";
+import type { OperationModel, SpecModel } from "../../../cli/conformance/spec-model.js";
 import type { Part } from "../../helpers/multipart.js";
 import type { RequestParts, Verdict } from "./request.js";
 import { type ServerState, semanticProblems } from "./semantics.js";
-import type { OperationModel, SpecModel } from "./spec-model.js";
 
 /** Body limits of the server the fuzzer runs against (the spec's documented defaults). */
 export interface Limits {

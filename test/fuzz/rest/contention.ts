@@ -1,11 +1,11 @@
 import { Agent } from "node:http";
+import type { SpecModel } from "../../../cli/conformance/spec-model.js";
 import type { OperationId } from "../../../server/contract/openapi.js";
 import type { Rng } from "../random.js";
 import type { FuzzFailure } from "../report.js";
 import { checkResponse } from "./check.js";
 import { BURST, type FuzzFixtures } from "./fixtures.js";
 import { describeRequest, type FuzzRequest } from "./request.js";
-import type { SpecModel } from "./spec-model.js";
 import { send, toWire } from "./wire.js";
 
 interface Planned {

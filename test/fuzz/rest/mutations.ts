@@ -1,8 +1,8 @@
 import fc from "fast-check";
+import type { OperationModel } from "../../../cli/conformance/spec-model.js";
 import { multipart, type Part } from "../../helpers/multipart.js";
 import { anyJson, anyText, nastyStrings, type Rng } from "../random.js";
 import type { RequestParts } from "./request.js";
-import type { OperationModel } from "./spec-model.js";
 import { anonymous } from "./valid-parts.js";
 
 /** One way of spoiling (or stretching) a valid request. Mutations edit the parts in place. */

@@ -1,9 +1,9 @@
 import type { Agent } from "node:http";
+import type { SpecModel } from "../../../cli/conformance/spec-model.js";
 import type { OperationId } from "../../../server/contract/openapi.js";
 import type { FuzzFailure } from "../report.js";
 import { checkResponse } from "./check.js";
 import { describeRequest, type FuzzRequest } from "./request.js";
-import type { SpecModel } from "./spec-model.js";
 import { send } from "./wire.js";
 
 /** Operations of each path weight (2.0, 1.0, 0.5, 0.1) and one that needs a key (metered before the key check). */

@@ -1,4 +1,5 @@
 import { Agent } from "node:http";
+import { SpecModel } from "../../../cli/conformance/spec-model.js";
 import type { OperationId } from "../../../server/contract/openapi.js";
 import type { RunningService } from "../../helpers/service.js";
 import { Rng } from "../random.js";
@@ -11,7 +12,6 @@ import { makeFixtures } from "./fixtures.js";
 import { mutations } from "./mutations.js";
 import { probeRateLimits } from "./rate-limit-probes.js";
 import { describeRequest, type FuzzRequest, type RequestParts } from "./request.js";
-import { SpecModel } from "./spec-model.js";
 import { type GenContext, validParts } from "./valid-parts.js";
 import { send, toWire } from "./wire.js";
 

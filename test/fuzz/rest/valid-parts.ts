@@ -1,11 +1,11 @@
 import fc from "fast-check";
+import type { OperationModel, ParamModel, SpecModel } from "../../../cli/conformance/spec-model.js";
 import type { OperationId } from "../../../server/contract/openapi.js";
 import type { Part } from "../../helpers/multipart.js";
 import type { Rng } from "../random.js";
 import type { SchemaValues } from "../schema-values.js";
 import type { FuzzFixtures } from "./fixtures.js";
 import type { Auth, Body, RequestParts } from "./request.js";
-import type { OperationModel, ParamModel, SpecModel } from "./spec-model.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { type Agent, request } from "node:http";
+import type { OperationModel } from "../../../cli/conformance/spec-model.js";
 import { multipart } from "../../helpers/multipart.js";
 import type { Auth, RequestParts } from "./request.js";
-import type { OperationModel } from "./spec-model.js";
 
 /** The request as bytes: path and query percent-encoded, headers, body. */
 export interface Wire {
