@@ -19,6 +19,7 @@ interface ConformanceFlags {
   mock?: boolean;
   rate: number;
   confirmTimeout: number;
+  maxUploadBytes?: number;
   junit?: string;
   json?: string;
 }
@@ -49,6 +50,7 @@ async function conformance(flags: ConformanceFlags): Promise<void> {
       mock: flags.mock === true,
       rate: flags.rate,
       confirmSeconds: flags.confirmTimeout,
+      uploadLimit: flags.maxUploadBytes,
       runId,
     },
     // Progress on stderr, so that stdout holds the report alone.
@@ -116,6 +118,11 @@ export function registerConformance(program: Command): void {
       "how long to wait for a stamp's batch to be sealed",
       positiveInteger,
       30,
+    )
+    .option(
+      "--max-upload-bytes <n>",
+      "the target's MAX_UPLOAD_BYTES: the 413 checks send one byte more (not run without it)",
+      positiveInteger,
     )
     .option("--junit <file>", "also write the results as JUnit XML")
     .option("--json <file>", "also write the results as JSON")

@@ -3,7 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { StampdGrpc } from "../../sdk/src/grpc/client.js";
 import { GrpcServingStatus, GrpcStampStatus } from "../../sdk/src/index.js";
 import { type Check, CheckFailed, expectThat, NotRun } from "./check.js";
-import type { Ctx } from "./rest-cases.js";
+import type { Ctx } from "./rest-recipe.js";
 import { sleep } from "./traffic.js";
 
 /** Seconds a streaming check waits for what it expects. */

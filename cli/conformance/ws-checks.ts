@@ -5,7 +5,7 @@ import addFormatsModule from "ajv-formats";
 import WebSocket from "ws";
 import { serverMessageSchemas } from "../../gen/asyncapi/schemas.js";
 import { type Check, CheckFailed, expectThat, NotRun } from "./check.js";
-import type { Ctx } from "./rest-cases.js";
+import type { Ctx } from "./rest-recipe.js";
 import { sleep } from "./traffic.js";
 
 type Message = { type: string; id?: string; data?: Record<string, unknown> } & Record<string, unknown>;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll } from "vitest";
+import { ExampleFixtures } from "../../cli/conformance/fixtures.js";
+import type { Ctx } from "../../cli/conformance/rest-recipe.js";
 import { type RunningPrism, startPrism } from "../../scripts/prism.js";
 import { createClient } from "../../sdk/src/index.js";
-import { ExampleFixtures } from "./fixtures.js";
-import { UNKNOWN_KEY } from "./real-target.js";
+import { CONTRACT_RUN, UNKNOWN_KEY } from "./real-target.js";
 import { type ContractTarget, contractSuite } from "./suite.js";
 
 // The contract suite against Prism mocking specs/openapi.yaml: every operation's example answer
@@ -13,12 +14,15 @@ let target: ContractTarget;
 beforeAll(async () => {
   prism = await startPrism({ mode: "mock" });
   const make = (apiKey?: string) => createClient({ baseUrl: prism!.url, apiKey });
-  const ctx = {
-    mode: "mock" as const,
+  const other = make(UNKNOWN_KEY);
+  const ctx: Ctx = {
+    mock: true,
+    write: true,
     client: make(UNKNOWN_KEY),
     anonymous: make(),
-    other: make(UNKNOWN_KEY),
-    fx: new ExampleFixtures(),
+    other: () => other,
+    fx: new ExampleFixtures(CONTRACT_RUN),
+    runId: CONTRACT_RUN,
   };
   target = { ctx, exampleCtx: ctx, badKey: make(UNKNOWN_KEY) };
 });

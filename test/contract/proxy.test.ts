@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningPrism, startPrism } from "../../scripts/prism.js";
-import { createLogger } from "../../server/logger.js";
-import { devIssuer } from "../../server/vault/fees/dev-issuer.js";
-import { issueKey } from "../helpers/keys.js";
-import { type RunningService, startService } from "../helpers/service.js";
+import type { RunningService } from "../helpers/service.js";
 import { implemented, pendingCases } from "./implemented.js";
-import { realTarget } from "./real-target.js";
+import { realTarget, startContractServer } from "./real-target.js";
 import { type ContractTarget, contractSuite } from "./suite.js";
 
 // The real-server contract run again, through `prism proxy --errors`, which validates every
@@ -31,28 +28,23 @@ async function recordingFetch(input: RequestInfo | URL, init?: RequestInit): Pro
 }
 
 beforeAll(async () => {
-  // Batches every 50 ms, so the proof operations find a confirmed stamp quickly.
-  svc = await startService({ MAX_UPLOAD_BYTES: String(1024 * 1024), BATCH_INTERVAL_MS: "50" });
+  const started = await startContractServer();
+  svc = started.svc;
   prism = await startPrism({ mode: "proxy", upstream: svc.baseUrl });
-  const [owner, other] = [
-    await issueKey(svc, { tier: "internal" }),
-    await issueKey(svc, { tier: "internal" }),
-  ];
-  const issuer = devIssuer(svc.dataDir, createLogger(svc.config));
-  target = realTarget({
-    baseUrl: prism.url,
-    ownerKey: owner.key,
-    otherKey: other.key,
-    issuer,
-    fetch: recordingFetch,
-  });
+  target = realTarget({ baseUrl: prism.url, ...started.accounts, fetch: recordingFetch });
 });
 afterAll(async () => {
   await prism?.stop();
   await svc?.close();
 });
 
-contractSuite({ mode: "real", implemented, pending: pendingCases, validRequestsOnly: true }, () => target);
+// Prism's proxy re-encodes a binary answer as UTF-8 text, so a tile's bytes do not come through
+// whole (the timestamp token's first byte, 0x30, does); the direct run checks the tile's width.
+const throughPrism = {
+  ...pendingCases,
+  "getLogTile2 succeeds": "Prism's proxy does not pass binary bodies through unchanged",
+};
+contractSuite({ mode: "real", implemented, pending: throughPrism, validRequestsOnly: true }, () => target);
 
 it("Prism found no contract violation in any request or response, and mocked nothing", () => {
   // "✖" marks a request Prism refused; "Remocking" an answer it made up because upstream said 501.

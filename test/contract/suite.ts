@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { restCases } from "../../cli/conformance/rest-cases.js";
+import type { Ctx } from "../../cli/conformance/rest-recipe.js";
 import {
   type APIError,
   AuthenticationError,
@@ -13,7 +15,6 @@ import {
   UnprocessableEntityError,
 } from "../../sdk/src/index.js";
 import { listOperations, type OperationId } from "../../server/contract/openapi.js";
-import { type Ctx, operations } from "./operations.js";
 import { documentedErrors } from "./spec-errors.js";
 
 /** The clients and fixtures one run of the suite uses, made in the test file's beforeAll. */
@@ -27,7 +28,7 @@ export interface ContractTarget {
 }
 
 export interface SuiteOptions {
-  mode: Ctx["mode"];
+  mode: "mock" | "real";
   /** Real server only: the operations it implements; every other one must still answer 501. */
   implemented?: ReadonlySet<OperationId>;
   /** Real server only: cases that cannot pass yet, by "<operationId> <case>", with the reason. */
@@ -63,7 +64,9 @@ export async function expectError(
 }
 
 /**
- * The contract suite: every REST operation of specs/openapi.yaml through the SDK. Against the mock
+ * The contract suite: every REST operation of specs/openapi.yaml through the SDK, by the request
+ * recipes of the conformance kit (cli/conformance/rest-cases.ts), so that the kit users run is the
+ * one this repository tests. Against the mock
  * it checks each operation's example answer and every documented error example; against a real
  * server it runs the operations in `implemented` for real and checks that all others still
  * answer 501, so the list can never claim less or more than the server does.
@@ -81,7 +84,7 @@ export function contractSuite(options: SuiteOptions, target: () => ContractTarge
 }
 
 function mockCases(operationId: OperationId, target: () => ContractTarget): void {
-  const contract = operations[operationId];
+  const contract = restCases[operationId];
   it("answers with the spec's example", async () => {
     const { ctx } = target();
     await contract.check?.(await contract.call(ctx), ctx);
@@ -102,7 +105,7 @@ function mockCases(operationId: OperationId, target: () => ContractTarget): void
 }
 
 function realCases(operationId: OperationId, options: SuiteOptions, target: () => ContractTarget): void {
-  const contract = operations[operationId];
+  const contract = restCases[operationId];
   const realIt = (name: string, run: () => Promise<void>) => {
     const reason = options.pending?.[`${operationId} ${name}`];
     // Through Prism a pending case would meet a 501 that Prism mocks; the direct run covers it.
@@ -124,7 +127,7 @@ function realCases(operationId: OperationId, options: SuiteOptions, target: () =
 
 function notImplementedCase(operationId: OperationId, target: () => ContractTarget): void {
   it("still answers 501 (add it to test/contract/implemented.ts once it is implemented)", async () => {
-    const call = operations[operationId].call(target().exampleCtx, { maxRetries: 0 });
+    const call = restCases[operationId].call(target().exampleCtx, { maxRetries: 0 });
     await expectError(call, 501, "not_implemented");
   });
 }
@@ -133,7 +136,7 @@ function badKeyCase(operationId: OperationId, target: () => ContractTarget): voi
   it("refuses an unknown key with 401 invalid_api_key", async () => {
     const { exampleCtx, badKey } = target();
     const error = await expectError(
-      operations[operationId].call({ ...exampleCtx, client: badKey }),
+      restCases[operationId].call({ ...exampleCtx, client: badKey }),
       401,
       "invalid_api_key",
     );

@@ -1,7 +1,7 @@
+import { LiveFixtures } from "../../../cli/conformance/fixtures.js";
 import { createClient, type Schemas } from "../../../sdk/src/index.js";
 import { createLogger } from "../../../server/logger.js";
 import { devIssuer } from "../../../server/vault/fees/dev-issuer.js";
-import { LiveFixtures } from "../../contract/fixtures.js";
 import { issueKey } from "../../helpers/keys.js";
 import type { RunningService } from "../../helpers/service.js";
 
@@ -71,8 +71,10 @@ export async function makeFixtures(svc: RunningService): Promise<FuzzFixtures> {
     );
   const client = createClient({ baseUrl: svc.baseUrl, apiKey: owner.key });
   const otherClient = createClient({ baseUrl: svc.baseUrl, apiKey: other.key });
-  const live = new LiveFixtures(client, devIssuer(svc.dataDir, createLogger(svc.config)));
-  const otherLive = new LiveFixtures(otherClient, devIssuer(svc.dataDir, createLogger(svc.config)));
+  const issuer = devIssuer(svc.dataDir, createLogger(svc.config));
+  // No stamp is confirmed through them (the pipeline is ticked by hand), so no wait is needed.
+  const live = new LiveFixtures(client, "fuzz", issuer, 0);
+  const otherLive = new LiveFixtures(otherClient, "fuzz", issuer, 0);
 
   const document = new Blob(["# fuzz\n\nA document for the fuzzer.\f\nSecond section.\n"]);
   const stamps = [
