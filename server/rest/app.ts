@@ -3,6 +3,7 @@ import express, { type Express, type RequestHandler, type Router } from "express
 import * as OpenApiValidator from "express-openapi-validator";
 import { publicBaseUrl } from "../config.js";
 import type { AppContext } from "../context.js";
+import { loadSpec } from "../contract/openapi.js";
 import { pageAssets } from "../pages/assets.js";
 import { docsAssets, docsHandlers } from "./handlers/docs.js";
 import { FINGERPRINT_JSON_PATHS } from "./handlers/fingerprint-handlers.js";
@@ -15,13 +16,14 @@ import { jsonBody } from "./middleware/json-body.js";
 import { largeBodyCap } from "./middleware/large-bodies.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
+import { validateRequest } from "./middleware/request-validation.js";
 import { requireKey } from "./middleware/require-key.js";
 import { operationRouter } from "./router.js";
-import { specForRequestValidator } from "./uploads/form-fields.js";
 
 /**
  * The REST application: request id, CORS, body parsing, validation of every request against
- * specs/openapi.yaml (and of every response in tests), the operation router, one error handler.
+ * specs/openapi.yaml by the validators generated from it (and of every response in tests), the
+ * operation router, one error handler.
  */
 export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): Express {
   const { config } = ctx;
@@ -45,20 +47,28 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   // Fingerprint documents list every chunk, so the routes that take them accept larger bodies.
   app.use(FINGERPRINT_JSON_PATHS, largeBodyCap(config), jsonBody(config.MAX_FINGERPRINT_JSON_BYTES));
   app.use(jsonBody(config.MAX_JSON_BYTES));
-  app.use(
-    OpenApiValidator.middleware({
-      // Uploads stream through receiveUpload (uploads.ts), which checks their form fields itself.
-      apiSpec: specForRequestValidator() as never,
-      validateRequests: { allowUnknownQueryParameters: false },
-      validateResponses: config.VALIDATE_RESPONSES ?? config.NODE_ENV === "test",
-      validateSecurity: false,
-      fileUploader: false,
-      ignoreUndocumented: false,
-    }),
-  );
+  // Uploads stream through receiveUpload (uploads/uploads.ts), which checks their form fields itself.
+  app.use(validateRequest);
+  if (config.VALIDATE_RESPONSES ?? config.NODE_ENV === "test") app.use(responseValidator());
   app.use(operationRouter({ ...serviceHandlers(publicBaseUrl(config)), ...docsHandlers, ...domainHandlers }));
   app.use(errorHandler(ctx.logger));
   return app;
+}
+
+/**
+ * express-openapi-validator checks every response against the spec (a development aid, on in
+ * tests): an independent second opinion beside the generated request validators. It runs after
+ * validateRequest, so it meets only requests the spec knows.
+ */
+function responseValidator(): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    // A copy: the validator rewrites the document it is given, and loadSpec's is shared.
+    apiSpec: structuredClone(loadSpec()) as never,
+    validateRequests: false,
+    validateResponses: true,
+    validateSecurity: false,
+    fileUploader: false,
+  });
 }
 
 // Where the reference pages' and the pages' assets live (docs.ts, ../pages/assets.ts), matched

@@ -6,7 +6,7 @@ import { operationMatcher } from "../../server/rest/operation-matcher.js";
 // A request path for a spec path, each parameter given a value no literal segment has.
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "x1");
 
-describe("the operation router's matching", () => {
+describe("the operation matcher (which operations need a key, require-key.ts)", () => {
   const match = operationMatcher();
   const operations = listOperations();
 
@@ -43,12 +43,6 @@ describe("the operation router's matching", () => {
     expect(() => match("GET", "/stamps/%E0%A4%A")).toThrow(
       expect.objectContaining({ status: 400, message: "Failed to decode param '%E0%A4%A'" }),
     );
-  });
-
-  it("goes on after the operation it matched when asked to (a handler's next())", () => {
-    const first = match("GET", "/vault/fees")!;
-    expect(first.operation.path).toBe("/vault/fees");
-    expect(match("GET", "/vault/fees", first.next)?.operation.path).toBe("/vault/{id}");
   });
 
   it("decides as an express router with one route per operation did, on odd paths too", async () => {

@@ -1,7 +1,18 @@
 import { parse as parseUrl } from "node:url";
 import type { ErrorObject } from "ajv";
+import type { NextFunction, Request, Response } from "express";
 import { type OperationRequest, requestValidators } from "../../../gen/rest/request-validators.js";
 import { type Route, routes } from "../../../gen/rest/routes.js";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /**
+     * The operation of specs/openapi.yaml the request was matched to and its decoded path
+     * parameters, set once the request is valid (express resets `req.params` at every layer).
+     */
+    operation?: CheckedRequest;
+  }
+}
 
 /** A refusal as express-openapi-validator throws it; error-handler.ts answers it in the spec's shape. */
 export interface RequestRefusal {
@@ -27,6 +38,23 @@ export interface RequestParts {
 export interface CheckedRequest {
   route: Route;
   params: Record<string, string>;
+}
+
+/**
+ * The REST request check: the request's operation and decoded path parameters in `req.operation`,
+ * its query coerced and defaulted and its JSON body defaulted, or the refusal to the error handler.
+ */
+export function validateRequest(req: Request, _res: Response, next: NextFunction): void {
+  // express 5's req.query is a getter that parses the URL again on every read: pinned as a plain
+  // value (as express-openapi-validator did), so the coercion and defaults made in place stay.
+  Object.defineProperty(req, "query", { value: req.query, writable: true });
+  try {
+    req.operation = checkRequest(req);
+  } catch (err) {
+    next(err);
+    return;
+  }
+  next();
 }
 
 // Reserved characters a query value must percent-encode unless its parameter allows them (RFC 3986).

@@ -47,23 +47,6 @@ export function formSchema(operationId: OperationId): FormSchema | null {
   return forms.get(operationId)!;
 }
 
-/**
- * A copy of the spec for express-openapi-validator in which multipart bodies accept any object.
- * It runs with `fileUploader: false` (multer would buffer uploads), so it sees `req.body = {}` and
- * would reject every upload for a missing `file`; with this copy it still checks the path, query
- * and headers of an upload, and `receiveUpload` checks the form itself against the original schema.
- */
-export function specForRequestValidator(spec: Json = loadSpec()): Json {
-  const copy = structuredClone(spec) as { paths: Record<string, Record<string, Json>> };
-  for (const item of Object.values(copy.paths)) {
-    for (const op of Object.values(item)) {
-      const media = multipartMedia(op);
-      if (media) media.schema = { type: "object" };
-    }
-  }
-  return copy;
-}
-
 function multipartMedia(op: unknown): Json | undefined {
   const body = (op as { requestBody?: { content?: Record<string, Json> } } | undefined)?.requestBody;
   return body?.content?.[MULTIPART];

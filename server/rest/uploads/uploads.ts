@@ -3,7 +3,6 @@ import { finished } from "node:stream/promises";
 import busboy from "busboy";
 import type { Request } from "express";
 import type { Config } from "../../config.js";
-import type { OperationId } from "../../contract/openapi.js";
 import { invalid, ServiceError } from "../../errors.js";
 import { type FieldSource, type FormSchema, formSchema } from "./form-fields.js";
 import { spoolFolder, UploadSpool } from "./upload-spool.js";
@@ -304,9 +303,7 @@ function checkFields(
 }
 
 function formOf(req: Request): FormSchema | null {
-  const operationId = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema
-    ?.operationId;
-  return operationId ? formSchema(operationId as OperationId) : null;
+  return req.operation ? formSchema(req.operation.route.operationId) : null;
 }
 
 /**
