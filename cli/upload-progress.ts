@@ -27,7 +27,7 @@ export class UploadProgress {
     );
     // A stream body needs `duplex: "half"` (Node's fetch), which RequestInit does not type yet.
     // `window: null` keeps fetch from copying (teeing) the body into memory, as the SDK's own
-    // request does (sdk/src/core/multipart.ts): fetch makes its Request anew from the one given.
+    // request does (sdk/src/internal/multipart.ts): fetch makes its Request anew from the one given.
     const sent = new Request(request, { body: counted, duplex: "half" } as RequestInit);
     return globalThis.fetch(sent);
   };

@@ -1,9 +1,9 @@
 import type { Transport } from "@connectrpc/connect";
-import { StampdError } from "./core/errors.js";
-import { createHttpClient } from "./core/http.js";
-import { ApiCore } from "./core/resource.js";
-import { DEFAULT_MAX_RETRIES } from "./core/retry.js";
 import { StampdGrpc } from "./grpc/client.js";
+import { StampdError } from "./internal/errors.js";
+import { createHttpClient } from "./internal/http.js";
+import { ApiCore } from "./internal/resource.js";
+import { DEFAULT_MAX_RETRIES } from "./internal/retry.js";
 import { Explorer } from "./resources/explorer.js";
 import { Fingerprints } from "./resources/fingerprints.js";
 import { Hash } from "./resources/hash.js";

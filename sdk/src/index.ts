@@ -114,10 +114,19 @@ export {
   StampdClient,
 } from "./client.js";
 export {
+  type CreateStampInput,
+  createGrpcClient,
+  type GrpcClientOptions,
+  type SearchStampsInput,
+  StampdGrpc,
+  type StreamStampInput,
+  type VerifyInput,
+} from "./grpc/client.js";
+export {
   type CursorPage,
   type CursorPageBody,
   CursorPagePromise,
-} from "./core/cursor-pagination.js";
+} from "./internal/cursor-pagination.js";
 export {
   APIConnectionError,
   APIError,
@@ -137,23 +146,14 @@ export {
   StampUnreachableStateError,
   StampWaitTimeoutError,
   UnprocessableEntityError,
-} from "./core/errors.js";
-export type { UploadParams } from "./core/multipart.js";
-export { OffsetPage, type OffsetPageBody, PagePromise } from "./core/pagination.js";
-export type { RequestOptions } from "./core/request.js";
-export type { UploadOptions } from "./core/resource.js";
-export { DEFAULT_MAX_RETRIES } from "./core/retry.js";
-export type { UploadProgress, UploadProgressListener } from "./core/upload-progress.js";
-export type { Uploadable } from "./core/uploads.js";
-export {
-  type CreateStampInput,
-  createGrpcClient,
-  type GrpcClientOptions,
-  type SearchStampsInput,
-  StampdGrpc,
-  type StreamStampInput,
-  type VerifyInput,
-} from "./grpc/client.js";
+} from "./internal/errors.js";
+export type { UploadParams } from "./internal/multipart.js";
+export { OffsetPage, type OffsetPageBody, PagePromise } from "./internal/pagination.js";
+export type { RequestOptions } from "./internal/request.js";
+export type { UploadOptions } from "./internal/resource.js";
+export { DEFAULT_MAX_RETRIES } from "./internal/retry.js";
+export type { UploadProgress, UploadProgressListener } from "./internal/upload-progress.js";
+export type { Uploadable } from "./internal/uploads.js";
 export type { ExplorerVaultsQuery } from "./resources/explorer.js";
 export type { CreateFingerprintParams } from "./resources/fingerprints.js";
 export type { HashParams } from "./resources/hash.js";

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isRetryable, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelay } from "../../sdk/src/core/retry.js";
 import { createClient, InternalServerError, RateLimitError } from "../../sdk/src/index.js";
+import {
+  isRetryable,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  retryDelay,
+} from "../../sdk/src/internal/retry.js";
 import { fakeFetch, json } from "./fake-fetch.js";
 
 const health = { status: "ok", version: "0.1.0", timestamp: "2024-11-21T08:15:30.000Z" };

@@ -142,7 +142,7 @@ describe("uploads streamed on Node", () => {
   });
 
   // form-data-encoder 4.1.0 cuts chunks over 64 KiB from their whole ArrayBuffer, ignoring the
-  // view's offset: the SDK hands it no such chunk (sdk/src/core/file-part.ts).
+  // view's offset: the SDK hands it no such chunk (sdk/src/internal/file-part.ts).
   it.each<[string, (view: Buffer) => Uploadable]>([
     ["a Buffer", (view) => view],
     ["a Node Readable", (view) => Readable.from([view, view])],

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { AuthenticationError } from "../../sdk/src/core/errors.js";
+import { AuthenticationError } from "../../sdk/src/internal/errors.js";
 import { type ReconnectInfo, StampdSocket, type StampdSocketOptions } from "../../sdk/src/ws/client.js";
 import { WsEndpointError, WsTimeoutError } from "../../sdk/src/ws/errors.js";
 import { type RunningService, startService } from "../helpers/service.js";

@@ -1,9 +1,9 @@
-import type { components } from "../../../gen/openapi/types.js";
-import type { StampdClient } from "../client.js";
-import { ConflictError, UnprocessableEntityError } from "../core/errors.js";
-import type { RequestOptions } from "../core/request.js";
 import { toBase64 } from "../../../core/base64.js";
 import { verifyStampProof } from "../../../core/stamp-proof.js";
+import type { components } from "../../../gen/openapi/types.js";
+import type { StampdClient } from "../client.js";
+import { ConflictError, UnprocessableEntityError } from "../internal/errors.js";
+import type { RequestOptions } from "../internal/request.js";
 import { verifyRfc3161Anchor } from "./anchor-token.js";
 import { PROOF_BUNDLE_FORMAT, type ProofBundle, ProofBundleError } from "./bundle.js";
 import { checkLogConsistency } from "./log-consistency.js";

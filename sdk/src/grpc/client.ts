@@ -15,7 +15,7 @@ import {
   type VerifyRequestSchema,
   type VerifyResponse,
 } from "../../../gen/proto/svc/v1/stamp_pb.js";
-import { StampdError } from "../core/errors.js";
+import { StampdError } from "../internal/errors.js";
 import { withHeaders } from "./headers.js";
 import { nodeGrpcTransport } from "./node-transport.js";
 

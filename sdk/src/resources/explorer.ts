@@ -1,7 +1,7 @@
 import type { components, operations } from "../../../gen/openapi/types.js";
-import { PagePromise } from "../core/pagination.js";
-import type { RequestOptions } from "../core/request.js";
-import { APIResource } from "../core/resource.js";
+import { PagePromise } from "../internal/pagination.js";
+import type { RequestOptions } from "../internal/request.js";
+import { APIResource } from "../internal/resource.js";
 
 type Schemas = components["schemas"];
 

@@ -1,7 +1,7 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { MultipartUpload, type UploadParams } from "../core/multipart.js";
-import type { RequestOptions } from "../core/request.js";
-import { APIResource, type UploadOptions } from "../core/resource.js";
+import { MultipartUpload, type UploadParams } from "../internal/multipart.js";
+import type { RequestOptions } from "../internal/request.js";
+import { APIResource, type UploadOptions } from "../internal/resource.js";
 
 type Schemas = components["schemas"];
 

@@ -1,6 +1,6 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { MultipartUpload, type UploadParams } from "../core/multipart.js";
-import { APIResource, type UploadOptions } from "../core/resource.js";
+import { MultipartUpload, type UploadParams } from "../internal/multipart.js";
+import { APIResource, type UploadOptions } from "../internal/resource.js";
 
 type Schemas = components["schemas"];
 

@@ -1,6 +1,6 @@
 import type { components } from "../../../gen/openapi/types.js";
-import type { RequestOptions } from "../core/request.js";
-import { APIResource } from "../core/resource.js";
+import type { RequestOptions } from "../internal/request.js";
+import { APIResource } from "../internal/resource.js";
 
 type Schemas = components["schemas"];
 

@@ -1,5 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { APIUserAbortError, StampUnreachableStateError, StampWaitTimeoutError } from "../core/errors.js";
+import { APIUserAbortError, StampUnreachableStateError, StampWaitTimeoutError } from "../internal/errors.js";
 import type { StampdSocket } from "../ws/client.js";
 
 type StampResponse = components["schemas"]["StampResponse"];

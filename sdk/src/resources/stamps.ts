@@ -1,8 +1,8 @@
 import type { components } from "../../../gen/openapi/types.js";
-import { CursorPagePromise } from "../core/cursor-pagination.js";
-import { MultipartUpload, type UploadParams } from "../core/multipart.js";
-import type { RequestOptions } from "../core/request.js";
-import { APIResource, type ApiCore, type UploadOptions } from "../core/resource.js";
+import { CursorPagePromise } from "../internal/cursor-pagination.js";
+import { MultipartUpload, type UploadParams } from "../internal/multipart.js";
+import type { RequestOptions } from "../internal/request.js";
+import { APIResource, type ApiCore, type UploadOptions } from "../internal/resource.js";
 import type { StampdSocket } from "../ws/client.js";
 import { type WaitForOptions, waitForStamp } from "./stamp-waiter.js";
 

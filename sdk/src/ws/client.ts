@@ -11,8 +11,8 @@ import type {
   VerificationResultData,
   VerifyRequestData,
 } from "../../../gen/asyncapi/index.js";
-import { StampdError } from "../core/errors.js";
-import { retryDelay } from "../core/retry.js";
+import { StampdError } from "../internal/errors.js";
+import { retryDelay } from "../internal/retry.js";
 import { WsConnectionError, WsQueueFullError, WsRequestError, WsTimeoutError } from "./errors.js";
 import { EventStream } from "./event-stream.js";
 import { OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket-like.js";

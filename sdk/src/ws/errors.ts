@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorData, ValidationIssue } from "../../../gen/asyncapi/index.js";
-import { StampdError } from "../core/errors.js";
+import { StampdError } from "../internal/errors.js";
 
 /** The server answered a WebSocket request with an `error` message. */
 export class WsRequestError extends StampdError {

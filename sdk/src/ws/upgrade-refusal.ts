@@ -1,4 +1,4 @@
-import { AuthenticationError, PermissionDeniedError } from "../core/errors.js";
+import { AuthenticationError, PermissionDeniedError } from "../internal/errors.js";
 import { WsEndpointError } from "./errors.js";
 
 /**
