@@ -1,5 +1,11 @@
 import type { components } from "../gen/openapi/types.js";
-import { caption, neighbours, stateNames, type VaultList, type VaultState } from "../server/pages/explorer-list.js";
+import {
+  caption,
+  neighbours,
+  stateNames,
+  type VaultList,
+  type VaultState,
+} from "../server/pages/explorer-list.js";
 import { plural, readableTime } from "../server/pages/format.js";
 import { fetchJson, follow, throttled } from "./live.js";
 

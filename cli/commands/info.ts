@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import type { ProofBundle } from "../../sdk/src/bundle/bundle.js";
-import { readTimestampToken } from "../../sdk/src/bundle/timestamp-token.js";
 import { fromBase64 } from "../../core/base64.js";
 import { parseCheckpoint } from "../../core/checkpoint.js";
+import type { ProofBundle } from "../../sdk/src/bundle/bundle.js";
+import { readTimestampToken } from "../../sdk/src/bundle/timestamp-token.js";
 import { readBundleFile } from "../bundle-file.js";
 import { print } from "../client.js";
 

@@ -1,5 +1,5 @@
-import type { components } from "../../gen/openapi/types.js";
 import { compareShadows } from "../../core/shadows.js";
+import type { components } from "../../gen/openapi/types.js";
 import { requireConsistentShadows } from "./consistency.js";
 import type { FingerprintDocument } from "./types.js";
 

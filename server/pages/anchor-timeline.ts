@@ -1,6 +1,6 @@
-import type { components } from "../../gen/openapi/types.js";
 import { stampStatus } from "../../core/trust.js";
 import type { VerifyDetails } from "../../core/types.js";
+import type { components } from "../../gen/openapi/types.js";
 import { anchorName, plural, readableTime } from "./format.js";
 import { html, type SafeHtml } from "./html.js";
 

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { DuplicateMemberError, parseIJson } from "../../core/i-json.js";
 import {
   type ClientMessage,
   type ClientMessageType,
@@ -6,7 +7,6 @@ import {
   type ErrorCode,
   type ValidationIssue,
 } from "../../gen/asyncapi/index.js";
-import { DuplicateMemberError, parseIJson } from "../../core/i-json.js";
 import { nestedDeeperThan } from "../json-depth.js";
 import { WsErrorReply } from "./ws-error.js";
 

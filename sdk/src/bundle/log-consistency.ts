@@ -1,7 +1,7 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
-import type { components } from "../../../gen/openapi/types.js";
 import { verifyCheckpoint } from "../../../core/checkpoint.js";
 import { verifyConsistency } from "../../../core/merkle.js";
+import type { components } from "../../../gen/openapi/types.js";
 
 type LogConsistencyProof = components["schemas"]["LogConsistencyProof"];
 
