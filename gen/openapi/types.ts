@@ -1086,7 +1086,7 @@ export interface paths {
          *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
          *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
          *     bytes. The grammar spans a variable number of path segments, so it is written as one path
-         *     per segment count (this one: a full tile with N < 1000, `tile/0/067`). 404: a tile not written (yet), or a partial tile
+         *     per segment count (this one: a full tile with N < 1000, `tile/0/067`). 404: a tile not written (yet), a path the tile grammar does not produce (as a static mirror answers it), or a partial tile
          *     replaced by its full tile (read that one instead).
          */
         get: operations["getLogTile"];
@@ -1114,7 +1114,7 @@ export interface paths {
          *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
          *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
          *     bytes. The grammar spans a variable number of path segments, so it is written as one path
-         *     per segment count (this one: N < 1000 partial, `tile/0/067.p/12`, or N < 10^6 full, `tile/0/x001/067`). 404: a tile not written (yet), or a partial tile
+         *     per segment count (this one: N < 1000 partial, `tile/0/067.p/12`, or N < 10^6 full, `tile/0/x001/067`). 404: a tile not written (yet), a path the tile grammar does not produce (as a static mirror answers it), or a partial tile
          *     replaced by its full tile (read that one instead).
          */
         get: operations["getLogTile2"];
@@ -1142,7 +1142,7 @@ export interface paths {
          *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
          *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
          *     bytes. The grammar spans a variable number of path segments, so it is written as one path
-         *     per segment count (this one: N < 10^6 partial or N < 10^9 full). 404: a tile not written (yet), or a partial tile
+         *     per segment count (this one: N < 10^6 partial or N < 10^9 full). 404: a tile not written (yet), a path the tile grammar does not produce (as a static mirror answers it), or a partial tile
          *     replaced by its full tile (read that one instead).
          */
         get: operations["getLogTile3"];
@@ -1170,7 +1170,7 @@ export interface paths {
          *     the complete subtrees of 256^L entries, 32 bytes each (level 0: RFC 6962 leaf hashes); an
          *     entry bundle holds the entries (batch roots), each as a big-endian uint16 length and its
          *     bytes. The grammar spans a variable number of path segments, so it is written as one path
-         *     per segment count (this one: N < 10^9 partial or N < 10^12 full). 404: a tile not written (yet), or a partial tile
+         *     per segment count (this one: N < 10^9 partial or N < 10^12 full). 404: a tile not written (yet), a path the tile grammar does not produce (as a static mirror answers it), or a partial tile
          *     replaced by its full tile (read that one instead).
          */
         get: operations["getLogTile4"];

@@ -112,8 +112,8 @@ describe.each(engines)("the log as C2SP tiles on $name", (engine) => {
     const checkpoint = await fetch(`${svc.baseUrl}/log/tiles/checkpoint`);
     expect(checkpoint.headers.get("cache-control")).toBe("public, max-age=5");
     expect((await fetch(`${svc.baseUrl}/log/tiles/tile/0/x001/000`)).status).toBe(404);
-    expect((await fetch(`${svc.baseUrl}/log/tiles/tile/0/000.p/300`)).status).toBe(400);
-    expect((await fetch(`${svc.baseUrl}/log/tiles/tile/0/x000/001`)).status).toBe(400);
+    expect((await fetch(`${svc.baseUrl}/log/tiles/tile/0/000.p/300`)).status).toBe(404);
+    expect((await fetch(`${svc.baseUrl}/log/tiles/tile/0/x000/001`)).status).toBe(404);
   });
 
   it("mirrors the tiles into LOG_TILES_DIR, which a plain file server serves verifiably", async () => {

@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { parseTilePath, TilePathError } from "../../../core/tile-path.js";
-import { invalid, notFound } from "../../errors.js";
+import { notFound } from "../../errors.js";
 import { tileHeaders } from "../../log/log-tiles.js";
 import type { TransparencyLog } from "../../log/transparency-log.js";
 import type { Handler, Handlers } from "./handler.js";
@@ -39,7 +39,9 @@ function tilePathOf(req: Request): string {
   try {
     parseTilePath(path);
   } catch (err) {
-    if (err instanceof TilePathError) throw invalid(err.message);
+    // Not a tile is a file that does not exist: 404, as the static mirrors of the tiles answer it,
+    // so a tile reader sees the same answer from stampd and from any copy.
+    if (err instanceof TilePathError) throw notFound(err.message);
     throw err;
   }
   return path;
