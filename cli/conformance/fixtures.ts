@@ -2,7 +2,9 @@ import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import type { Schemas, StampdClient } from "../../sdk/src/index.js";
 import { loadSpec } from "../../server/contract/openapi.js";
 import { ed25519Signer, formatPublicKey, type Signer } from "../../server/keys/ed25519.js";
+import { decimal, formatDecimal, isZero, subtract, toMinorUnits } from "../../server/vault/fees/decimal.js";
 import { issueReceipt } from "../../server/vault/fees/issue.js";
+import { batchCost } from "../../server/vault/fees/schedule.js";
 import { NotRun } from "./check.js";
 import { sleep } from "./traffic.js";
 
@@ -27,8 +29,12 @@ export interface Fixtures {
   newVault(): Promise<string>;
   /** A new vault of the owner's account, already released. */
   releasedVault(): Promise<string>;
-  /** A fee receipt for `amount` in the deployment's currency, to its recipient. */
-  receipt(amount: string): Promise<string>;
+  /**
+   * A fee receipt paying exactly what renewing `vaults` vaults at once costs on the target (its
+   * `GET /vault/fees`: one heartbeat fee each, less the batch discount from two on), in its
+   * currency, to its recipient; with `short`, the smallest amount less (not run when it is free).
+   */
+  heartbeatReceipt(vaults: number, short?: "short"): Promise<string>;
   /** The retrieval proof of a vault made by these fixtures, signed at `signedAt` (default now). */
   retrieveProof(vaultId: string, signedAt?: string): Promise<Schemas["RetrieveRequest"]>;
   /** Fields of `POST /vault/create`, tagged `{"conformance": <run id>}`. */
@@ -62,11 +68,27 @@ abstract class Signing {
 
   protected abstract fees(): Promise<Schemas["VaultFees"]>;
 
-  async receipt(amount: string): Promise<string> {
+  async heartbeatReceipt(vaults: number, short?: "short"): Promise<string> {
     if (!this.issuer) throw new NotRun("needs --fee-issuer-key to sign fee receipts");
-    const { currency, fee_recipient: recipient } = await this.fees();
+    const fees = await this.fees();
+    const { currency, fee_recipient: recipient } = fees;
+    const cost = batchCost(
+      {
+        createFee: decimal(fees.create_fee),
+        heartbeatFee: decimal(fees.heartbeat_fee),
+        batchDiscount: decimal(fees.batch_discount),
+        currency,
+        recipient,
+      },
+      vaults,
+    );
+    if (short && isZero(cost)) throw new NotRun("the target charges no heartbeat fee: nothing pays less");
+    // Receipts carry at most 18 decimals: one unit of the 18th is the smallest amount less.
+    const amount = short
+      ? subtract({ units: toMinorUnits(cost), scale: 18 }, { units: 1n, scale: 18 })
+      : cost;
     return issueReceipt(this.issuer, {
-      amount,
+      amount: formatDecimal(amount),
       currency,
       recipient,
       issuedAt: new Date(),

@@ -357,7 +357,7 @@ export const restCases: Record<OperationId, OperationCases> = {
   }),
   heartbeatVault: op({
     call: async (c, o) =>
-      c.client.vault.heartbeat(await c.fx.newVault(), { fee_receipt: await c.fx.receipt("0.50") }, o),
+      c.client.vault.heartbeat(await c.fx.newVault(), { fee_receipt: await c.fx.heartbeatReceipt(1) }, o),
     check: async (b, c) => same("fee_currency", b.fee_currency, (await c.client.vault.fees()).currency),
     errors: [
       {
@@ -365,21 +365,23 @@ export const restCases: Record<OperationId, OperationCases> = {
         status: 404,
         code: "vault_not_found",
         provoke: async (c) =>
-          c.client.vault.heartbeat(UNKNOWN_VAULT, { fee_receipt: await c.fx.receipt("0.50") }),
+          c.client.vault.heartbeat(UNKNOWN_VAULT, { fee_receipt: await c.fx.heartbeatReceipt(1) }),
       },
       {
         name: "a released vault",
         status: 409,
         code: "vault_not_active",
         provoke: async (c) =>
-          c.client.vault.heartbeat(await c.fx.releasedVault(), { fee_receipt: await c.fx.receipt("0.50") }),
+          c.client.vault.heartbeat(await c.fx.releasedVault(), {
+            fee_receipt: await c.fx.heartbeatReceipt(1),
+          }),
       },
       {
         name: "a receipt used before",
         status: 409,
         code: "fee_receipt_used",
         provoke: async (c) => {
-          const receipt = await c.fx.receipt("0.50");
+          const receipt = await c.fx.heartbeatReceipt(1);
           await c.client.vault.heartbeat(await c.fx.newVault(), { fee_receipt: receipt });
           return c.client.vault.heartbeat(await c.fx.newVault(), { fee_receipt: receipt });
         },
@@ -389,10 +391,12 @@ export const restCases: Record<OperationId, OperationCases> = {
         status: 422,
         code: "fee_insufficient",
         provoke: async (c) =>
-          c.client.vault.heartbeat(await c.fx.newVault(), { fee_receipt: await c.fx.receipt("0.01") }),
+          c.client.vault.heartbeat(await c.fx.newVault(), {
+            fee_receipt: await c.fx.heartbeatReceipt(1, "short"),
+          }),
       },
       othersVault("heartbeat", async (c, id) =>
-        c.other().vault.heartbeat(id, { fee_receipt: await c.fx.receipt("0.50") }),
+        c.other().vault.heartbeat(id, { fee_receipt: await c.fx.heartbeatReceipt(1) }),
       ),
     ],
   }),
@@ -401,7 +405,7 @@ export const restCases: Record<OperationId, OperationCases> = {
       c.client.vault.batchHeartbeat(
         {
           vault_ids: [await c.fx.newVault(), await c.fx.newVault()],
-          fee_receipt: await c.fx.receipt("1.00"),
+          fee_receipt: await c.fx.heartbeatReceipt(2),
         },
         o,
       ),
@@ -416,7 +420,7 @@ export const restCases: Record<OperationId, OperationCases> = {
         provoke: async (c) =>
           c.client.vault.batchHeartbeat({
             vault_ids: [await c.fx.newVault()],
-            fee_receipt: await c.fx.receipt("0.01"),
+            fee_receipt: await c.fx.heartbeatReceipt(1, "short"),
           }),
       },
     ],
@@ -455,7 +459,7 @@ export const restCases: Record<OperationId, OperationCases> = {
     call: (c, o) => c.client.vault.fees(o),
     check: (b, c) => {
       holds("a currency", b.currency.length > 0, () => b.currency);
-      // The spec's example; a deployment sets its own fee (the heartbeat cases pay 0.50).
+      // The spec's example; a deployment sets its own fee (the heartbeat cases read it here).
       if (!real(c)) same("heartbeat_fee", b.heartbeat_fee, "0.50");
     },
   }),

@@ -28,8 +28,14 @@ let other: string;
 let dir: string;
 
 beforeAll(async () => {
-  // Batches every 50 ms, so the proof checks find a confirmed stamp quickly.
-  svc = await startService({ BATCH_INTERVAL_MS: "50", MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT) });
+  // Batches every 50 ms, so the proof checks find a confirmed stamp quickly. Fees other than the
+  // defaults and the spec's example: the kit pays what the target's GET /vault/fees asks.
+  svc = await startService({
+    BATCH_INTERVAL_MS: "50",
+    MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
+    VAULT_HEARTBEAT_FEE: "2.75",
+    VAULT_BATCH_DISCOUNT: "0.20",
+  });
   [owner, other] = [
     (await issueKey(svc, { tier: "internal" })).key,
     (await issueKey(svc, { tier: "internal" })).key,
