@@ -36,7 +36,7 @@ export class Batcher {
     const { proofs, signer, clock, maxStamps } = this.deps;
     const now = clock.now();
     const id = newMerkleBatchId(now);
-    const batch = await proofs.sealBatch(id, maxStamps, (claimed) => sealStamps(id, claimed, signer, now));
+    const batch = await proofs.sealBatch(maxStamps, (claimed) => sealStamps(id, claimed, signer, now));
     if (batch) this.announce(batch);
     return batch;
   }

@@ -53,19 +53,15 @@ export interface BatchMember {
 /** Batches and per-stamp proofs (`store.proofs`). */
 export interface ProofRepository {
   /**
-   * In one transaction: claims up to `max` stamps that are in no batch for `batchId`, oldest id
-   * first (one `UPDATE stamps SET batch_id … RETURNING`; PostgreSQL selects them `FOR UPDATE SKIP
-   * LOCKED`),
-   * hands them to `seal`, stores the batch, the leaf proofs and a pending anchor record per type
-   * (due at once), and marks the stamps confirmed. `seal` is synchronous because it runs inside
-   * the transaction: a crash before the commit leaves every stamp unclaimed. Resolves null when
-   * no stamp was waiting.
+   * In one transaction: claims up to `max` stamps that are in no batch, oldest id
+   * first (taken off the queue of waiting stamps, migration 0013; PostgreSQL takes them `FOR
+   * UPDATE SKIP LOCKED`), hands them to `seal`, and stores the batch, the leaf proofs (each stamp's
+   * membership of the batch: its row in `stamps` is not rewritten, and reads as confirmed from
+   * then on) and a pending anchor record per type (due at once). `seal` is synchronous because
+   * it runs inside the transaction: a crash before the commit leaves every stamp unclaimed.
+   * Resolves null when no stamp was waiting.
    */
-  sealBatch(
-    batchId: string,
-    max: number,
-    seal: (claimed: ClaimedStamp[]) => SealedBatch,
-  ): Promise<SealedBatch | null>;
+  sealBatch(max: number, seal: (claimed: ClaimedStamp[]) => SealedBatch): Promise<SealedBatch | null>;
   /** The stamp's leaf proof with its batch; undefined while the stamp is in no batch. */
   proofOf(stampId: string): Promise<(LeafProof & { batch: Batch }) | undefined>;
   getBatch(batchId: string): Promise<Batch | undefined>;

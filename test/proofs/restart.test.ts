@@ -83,11 +83,11 @@ describe("the batcher across restarts (one SQLite file, two instances in sequenc
 
     const store = new SqliteStore(join(dataDir, "stampd.db"));
     await store.migrate();
-    const crash = store.proofs.sealBatch("bat_01JD3X7R2A8B4C6D8E0F2G4H6J", 10, () => {
+    const crash = store.proofs.sealBatch(10, () => {
       throw new Error("power cut while sealing");
     });
     await expect(crash).rejects.toThrow("power cut");
-    const unbatched = store.db.prepare("SELECT count(*) AS n FROM stamps WHERE batch_id IS NULL").get() as {
+    const unbatched = store.db.prepare("SELECT count(*) AS n FROM unsealed_stamps").get() as {
       n: number;
     };
     expect(unbatched.n).toBe(2);
@@ -110,7 +110,7 @@ describe("the batcher across restarts (one SQLite file, two instances in sequenc
     const path = join(dataDir, "stampd.db");
     const [a, b] = [new SqliteStore(path), new SqliteStore(path)];
     const seal = (store: SqliteStore, id: string) =>
-      store.proofs.sealBatch(id, 7, (claimed) => ({
+      store.proofs.sealBatch(7, (claimed) => ({
         batch: {
           id,
           sealedAt: new Date(),

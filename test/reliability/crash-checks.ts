@@ -66,7 +66,7 @@ export async function checkProofTables(db: Inspection): Promise<string[]> {
   const problems: string[] = [];
   const batches = await db.rows<{ id: string; tree_size: number; stamps: number; proofs: number }>(
     `SELECT b.id, b.tree_size,
-       (SELECT count(*) FROM stamps s WHERE s.batch_id = b.id) AS stamps,
+       (SELECT count(*) FROM stamp_proofs p JOIN stamps s ON s.id = p.stamp_id WHERE p.batch_id = b.id) AS stamps,
        (SELECT count(*) FROM stamp_proofs p WHERE p.batch_id = b.id) AS proofs
      FROM batches b`,
   );
@@ -168,7 +168,7 @@ export async function waitUntilBatched(
   deadlineMs: number,
 ): Promise<string[]> {
   for (;;) {
-    const pending = await db.rows<{ id: string }>("SELECT id FROM stamps WHERE batch_id IS NULL");
+    const pending = await db.rows<{ id: string }>("SELECT stamp_id AS id FROM unsealed_stamps");
     const waiting = pending.filter((r) => ledger.stamps.has(r.id)).map((r) => r.id);
     if (waiting.length === 0) return [];
     if (Date.now() > deadlineMs)

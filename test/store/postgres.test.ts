@@ -68,7 +68,7 @@ describe("the PostgreSQL store", () => {
     try {
       const store = await db.open();
       await store.stamps.insert(stamp(1));
-      await store.proofs.sealBatch("bat_01JD3Y2B8C4D6E7F9G0H1J2K3M", 10, (claimed) =>
+      await store.proofs.sealBatch(10, (claimed) =>
         sealStamps("bat_01JD3Y2B8C4D6E7F9G0H1J2K3M", claimed, testServiceKeys().signing, new Date()),
       );
       expect(await store.log.appendSealed(new Date(), rootLeafHash)).toBe(1);

@@ -39,7 +39,7 @@ const plain = (batch: Batch) => ({ ...batch, root: hex(batch.root) });
 function seal(store: Store, n: number, max: number) {
   const at = new Date(t0.getTime() + n * 1000);
   const id = `bat_01JD3Y2B8C4D6E7F9G0H1J${String(n).padStart(4, "0")}`;
-  return store.proofs.sealBatch(id, max, (claimed) => sealStamps(id, claimed, signer, at));
+  return store.proofs.sealBatch(max, (claimed) => sealStamps(id, claimed, signer, at));
 }
 
 /** The contract of stamps, identities, batches, the log and anchors on every engine. */
@@ -106,6 +106,27 @@ export function stampsSuite(engine: TestEngine) {
         { id: stampId(1), accountId: "acc_1", status: "anchored", anchors: ["log"] },
         { id: stampId(2), accountId: "acc_1", status: "confirmed", anchors: ["log"] },
       ]);
+    });
+
+    it("reads a stamp sealed before migration 0013 (batch and status in its row) as before", async () => {
+      await store.stamps.insertMany([1, 2, 3].map((n) => stamp(n)));
+      const sealed = (await seal(store, 1, 2))!;
+      // What the claim wrote before batch membership moved out of the stamp rows.
+      await db.rows(
+        "UPDATE stamps SET batch_id = ?, status = 'confirmed' WHERE id IN (?, ?) RETURNING id",
+        sealed.batch.id,
+        stampId(1),
+        stampId(2),
+      );
+      expect((await store.stamps.get(stampId(1)))!.status).toBe("confirmed");
+      expect((await store.stamps.get(stampId(3)))!.status).toBe("pending");
+      await store.proofs.markAnchored([stampId(1), stampId(3)]);
+      expect((await store.stamps.get(stampId(3)))!.status).toBe("pending");
+      expect(await store.proofs.members(sealed.batch.id)).toEqual([
+        { id: stampId(1), accountId: "acc_1", status: "anchored", anchors: ["log"] },
+        { id: stampId(2), accountId: "acc_1", status: "confirmed", anchors: ["log"] },
+      ]);
+      expect((await seal(store, 2, 10))!.leaves.map((l) => l.stampId)).toEqual([stampId(3)]);
     });
 
     it("seals each stamp's leaf as the SDK hashes it, its leaf hash stored or (an older row) not", async () => {

@@ -13,9 +13,11 @@ import {
   batchParams,
   type ClaimedRow,
   claimedStamp,
+  confirmedStamp,
   joinHashes,
   type MemberRow,
   memberOf,
+  memberStatus,
   type ProofRow,
   proofOf,
 } from "../rows/proof-rows.js";
@@ -23,28 +25,27 @@ import { postgresEncoding } from "../rows/values.js";
 import { transaction } from "./transaction.js";
 
 /**
- * Batches and leaf proofs in PostgreSQL. A seal claims its stamps with FOR UPDATE SKIP LOCKED, so
- * instances sealing at once take disjoint stamps, and the claim (`batch_id IS NULL`) is re-checked
- * on each row it locks: no stamp is sealed twice, and one left unclaimed waits for the next seal.
+ * Batches and leaf proofs in PostgreSQL. A seal takes its stamps off the queue of waiting stamps
+ * (`unsealed_stamps`) with FOR UPDATE SKIP LOCKED, so instances sealing at once take disjoint
+ * stamps, and a queue row another seal deleted meanwhile is gone when its lock is released: no
+ * stamp is sealed twice, and one left unclaimed waits for the next seal.
  */
 export class PostgresProofRepository implements ProofRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  async sealBatch(
-    batchId: string,
-    max: number,
-    seal: (claimed: ClaimedStamp[]) => SealedBatch,
-  ): Promise<SealedBatch | null> {
+  async sealBatch(max: number, seal: (claimed: ClaimedStamp[]) => SealedBatch): Promise<SealedBatch | null> {
     return transaction(this.pool, async (client) => {
       // The batch row follows in this transaction; the deferred foreign key is checked at commit.
+      // The oldest waiting stamps (migration 0013), taken off the queue; their rows are read, not
+      // rewritten: the stamp_proofs rows written below are their batch membership.
       const { rows } = await client.query<ClaimedRow>(
-        `WITH due AS (SELECT id FROM stamps WHERE batch_id IS NULL ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED),
-           claimed AS (UPDATE stamps s SET batch_id = $1, status = 'confirmed' FROM due WHERE s.id = due.id
-             RETURNING s.id, s.account_id, s.leaf_hash,
-               CASE WHEN s.leaf_hash IS NULL THEN s.stamp_json END AS stamp_json,
-               substr(s.stamp_json, 1, strpos(s.stamp_json, ']')) AS opening)
-         SELECT * FROM claimed ORDER BY id`,
-        [batchId, max],
+        `WITH due AS (SELECT stamp_id FROM unsealed_stamps ORDER BY stamp_id LIMIT $1 FOR UPDATE SKIP LOCKED),
+           taken AS (DELETE FROM unsealed_stamps q USING due WHERE q.stamp_id = due.stamp_id RETURNING q.stamp_id)
+         SELECT s.id, s.account_id, s.leaf_hash,
+           CASE WHEN s.leaf_hash IS NULL THEN s.stamp_json END AS stamp_json,
+           substr(s.stamp_json, 1, strpos(s.stamp_json, ']')) AS opening
+         FROM taken JOIN stamps s ON s.id = taken.stamp_id ORDER BY s.id`,
+        [max],
       );
       if (rows.length === 0) return null;
       const sealed = seal(rows.map(claimedStamp));
@@ -69,17 +70,17 @@ export class PostgresProofRepository implements ProofRepository {
 
   async members(batchId: string): Promise<BatchMember[]> {
     const { rows } = await this.pool.query<MemberRow>(
-      "SELECT id, account_id, status, stamp_json FROM stamps WHERE batch_id = $1 ORDER BY id",
+      `SELECT s.id, s.account_id, ${memberStatus}, s.stamp_json
+       FROM stamp_proofs p JOIN stamps s ON s.id = p.stamp_id WHERE p.batch_id = $1 ORDER BY p.leaf_index`,
       [batchId],
     );
     return rows.map(memberOf);
   }
 
   async markAnchored(stampIds: readonly string[]): Promise<void> {
-    await this.pool.query(
-      "UPDATE stamps SET status = 'anchored' WHERE id = ANY($1) AND status = 'confirmed'",
-      [stampIds],
-    );
+    await this.pool.query(`UPDATE stamps SET status = 'anchored' WHERE id = ANY($1) AND ${confirmedStamp}`, [
+      stampIds,
+    ]);
   }
 }
 

@@ -83,6 +83,19 @@ export const joinHashes = (hashes: readonly Uint8Array[]): Buffer => Buffer.conc
 export const splitHashes = (blob: Buffer): Uint8Array[] =>
   Array.from({ length: blob.length / 32 }, (_, i) => new Uint8Array(blob.subarray(i * 32, i * 32 + 32)));
 
+/**
+ * A batch member's status, for a query joining `stamps s` with its `stamp_proofs` row: a stamp
+ * sealed since migration 0013 keeps 'pending' in its row, and is confirmed all the same.
+ */
+export const memberStatus = "CASE s.status WHEN 'pending' THEN 'confirmed' ELSE s.status END AS status";
+
+/**
+ * The condition, on `stamps`, of a confirmed stamp (the only ones `markAnchored` moves): sealed (its
+ * stamp_proofs row; its own row says 'pending' when sealed since migration 0013), not yet anchored.
+ */
+export const confirmedStamp =
+  "status <> 'anchored' AND EXISTS (SELECT 1 FROM stamp_proofs WHERE stamp_proofs.stamp_id = stamps.id)";
+
 /** A stamp of a batch, as `members` reads it. */
 export interface MemberRow {
   id: string;

@@ -50,8 +50,14 @@ export interface StampRow {
   fingerprint_json: string | null;
 }
 
-/** Every column `StampRow` names, for the SELECTs that read one. */
-export const stampRowColumns = "id, account_id, identity_id, status, stamp_json, fingerprint_json";
+/**
+ * Every column `StampRow` names, for the SELECTs that read one from `stamps`. Sealing writes a
+ * stamp's stamp_proofs row and leaves its own row as stored (migration 0013), so a row that says
+ * 'pending' is confirmed once that proof row exists.
+ */
+export const stampRowColumns = `id, account_id, identity_id, stamp_json, fingerprint_json,
+  CASE WHEN status = 'pending' AND EXISTS (SELECT 1 FROM stamp_proofs WHERE stamp_proofs.stamp_id = stamps.id)
+    THEN 'confirmed' ELSE status END AS status`;
 
 export const storedStampOf = (row: StampRow): StoredStamp => ({
   id: row.id,

@@ -13,14 +13,19 @@ import {
   batchParams,
   type ClaimedRow,
   claimedStamp,
+  confirmedStamp,
   joinHashes,
   type MemberRow,
   memberOf,
+  memberStatus,
   type ProofRow,
   proofOf,
 } from "../rows/proof-rows.js";
 import { sqliteEncoding } from "../rows/values.js";
-import { preparedOnFirstUse } from "./statements.js";
+import { preparedOnFirstUse, StatementCache } from "./statements.js";
+
+/** Leaf proofs per INSERT statement, as stamps are inserted (sqlite-stamp-repository.ts). */
+const LEAVES_PER_INSERT = 100;
 
 /** Batches and leaf proofs in SQLite; a seal is one IMMEDIATE transaction, so claims never overlap. */
 export class SqliteProofRepository implements ProofRepository {
@@ -30,15 +35,13 @@ export class SqliteProofRepository implements ProofRepository {
     this.sql = preparedOnFirstUse(db, prepare);
   }
 
-  async sealBatch(
-    batchId: string,
-    max: number,
-    seal: (claimed: ClaimedStamp[]) => SealedBatch,
-  ): Promise<SealedBatch | null> {
+  async sealBatch(max: number, seal: (claimed: ClaimedStamp[]) => SealedBatch): Promise<SealedBatch | null> {
     const run = this.db.transaction((): SealedBatch | null => {
-      // The batch row follows in this transaction; the foreign key is checked at commit.
-      const claimed = this.sql().claim.all({ batch_id: batchId, max }) as ClaimedRow[];
+      // IMMEDIATE holds the write lock from the start: nothing joins the queue between its read
+      // and its removal, so the range removed is exactly what was read.
+      const claimed = this.sql().claim.all(max) as ClaimedRow[];
       if (claimed.length === 0) return null;
+      this.sql().unqueue.run(claimed.at(-1)!.id);
       const sealed = seal(claimed.map(claimedStamp));
       this.store(sealed);
       return sealed;
@@ -48,13 +51,12 @@ export class SqliteProofRepository implements ProofRepository {
 
   private store({ batch, leaves, anchors }: SealedBatch): void {
     this.sql().insertBatch.run(batchParams(batch, sqliteEncoding));
-    for (const leaf of leaves) {
-      this.sql().insertLeaf.run({
-        stamp_id: leaf.stampId,
-        batch_id: batch.id,
-        leaf_index: leaf.leafIndex,
-        audit_path: joinHashes(leaf.auditPath),
-      });
+    for (let at = 0; at < leaves.length; at += LEAVES_PER_INSERT) {
+      const chunk = leaves.slice(at, at + LEAVES_PER_INSERT);
+      const values: unknown[] = [];
+      for (const leaf of chunk)
+        values.push(leaf.stampId, batch.id, leaf.leafIndex, joinHashes(leaf.auditPath));
+      this.sql().insertLeaves.get(chunk.length).run(values);
     }
     for (const type of anchors) {
       this.sql().insertAnchor.run({ batch_id: batch.id, type, due: batch.sealedAt.toISOString() });
@@ -83,22 +85,26 @@ export class SqliteProofRepository implements ProofRepository {
   }
 }
 
+const insertLeavesOf = (rows: number) =>
+  `INSERT INTO stamp_proofs (stamp_id, batch_id, leaf_index, audit_path) VALUES ${Array(rows)
+    .fill("(?, ?, ?, ?)")
+    .join(", ")}`;
+
 function prepare(db: Database.Database) {
   return {
+    // The oldest waiting stamps (migration 0013): read, not rewritten; their stamp_proofs rows,
+    // written in the same transaction, are their batch membership.
     claim: db.prepare(
-      `UPDATE stamps SET batch_id = @batch_id, status = 'confirmed' WHERE id IN (
-         SELECT id FROM stamps WHERE batch_id IS NULL ORDER BY id LIMIT @max)
-       RETURNING id, account_id, leaf_hash, iif(leaf_hash IS NULL, stamp_json, NULL) AS stamp_json,
-         substr(stamp_json, 1, instr(stamp_json, ']')) AS opening`,
+      `SELECT s.id, s.account_id, s.leaf_hash, iif(s.leaf_hash IS NULL, s.stamp_json, NULL) AS stamp_json,
+         substr(s.stamp_json, 1, instr(s.stamp_json, ']')) AS opening
+       FROM unsealed_stamps q JOIN stamps s ON s.id = q.stamp_id ORDER BY q.stamp_id LIMIT ?`,
     ),
+    unqueue: db.prepare("DELETE FROM unsealed_stamps WHERE stamp_id <= ?"),
     insertBatch: db.prepare(
       `INSERT INTO batches (id, sealed_at, tree_size, root, signature, public_key)
        VALUES (@id, @sealed_at, @tree_size, @root, @signature, @public_key)`,
     ),
-    insertLeaf: db.prepare(
-      `INSERT INTO stamp_proofs (stamp_id, batch_id, leaf_index, audit_path)
-       VALUES (@stamp_id, @batch_id, @leaf_index, @audit_path)`,
-    ),
+    insertLeaves: new StatementCache(db, insertLeavesOf),
     insertAnchor: db.prepare(
       `INSERT INTO batch_anchors (batch_id, type, status, next_attempt_at)
        VALUES (@batch_id, @type, 'pending', @due)`,
@@ -109,8 +115,9 @@ function prepare(db: Database.Database) {
     ),
     getBatch: db.prepare("SELECT * FROM batches WHERE id = ?"),
     members: db.prepare(
-      "SELECT id, account_id, status, stamp_json FROM stamps WHERE batch_id = ? ORDER BY id",
+      `SELECT s.id, s.account_id, ${memberStatus}, s.stamp_json
+       FROM stamp_proofs p JOIN stamps s ON s.id = p.stamp_id WHERE p.batch_id = ? ORDER BY p.leaf_index`,
     ),
-    markAnchored: db.prepare("UPDATE stamps SET status = 'anchored' WHERE id = ? AND status = 'confirmed'"),
+    markAnchored: db.prepare(`UPDATE stamps SET status = 'anchored' WHERE id = ? AND ${confirmedStamp}`),
   };
 }
