@@ -1,8 +1,8 @@
-import { merkle } from "../fingerprints/merkle.js";
+import { leafOfText } from "../stamps/batch-signing.js";
 
 /**
  * A stamp's leaf in its Merkle batch: the RFC 6962 leaf hash of its stored text, which is already
  * the canonical form the SDK hashes (core/stamp-leaf.ts). The stores compute it once,
  * when the stamp is stored, and sealing reads it back.
  */
-export const stampLeafHash = (stampJson: string): Uint8Array => merkle.leafHash(Buffer.from(stampJson));
+export const stampLeafHash = (stampJson: string): Uint8Array => leafOfText(stampJson).leafHash;

@@ -1,33 +1,45 @@
 import { jcs } from "../../core/jcs.js";
 
 /**
- * An object's RFC 8785 text kept as its members (`"name":<JCS of the value>`, in JCS's order), so
- * the same object with one member more costs a join instead of a second canonicalization. A stamp
- * needs two texts of nearly the same object: its signed payload (no `signatures`) and the stored
- * document (with them). JCS orders members by their names' UTF-16 code units, as sort() does.
+ * An object's RFC 8785 text kept as the text of its members (`"name":<JCS of the value>`, in JCS's
+ * order) before and after the place of one member still to come, so the same object with that
+ * member costs one concatenation instead of a second canonicalization. A stamp needs two texts of
+ * nearly the same object: its signed payload (no `signatures`) and the stored document (with
+ * them). JCS orders members by their names' UTF-16 code units, as sort() does.
  */
 export class CanonicalMembers {
-  private readonly names: string[];
-  private readonly members: string[];
+  /** The members before the one to come, each followed by a comma. */
+  private readonly before: string;
+  /** The members after it, each preceded by a comma. */
+  private readonly after: string;
 
-  constructor(object: Record<string, unknown>) {
-    this.names = Object.keys(object)
-      .filter((name) => object[name] !== undefined)
-      .sort();
-    this.members = this.names.map((name) => `${JSON.stringify(name)}:${canonical(object[name])}`);
+  /** `object`'s members, split where a member named `coming` (not among them) goes. */
+  constructor(
+    object: Record<string, unknown>,
+    private readonly coming: string,
+  ) {
+    let before = "";
+    let after = "";
+    for (const name of Object.keys(object).sort()) {
+      const value = object[name];
+      if (value === undefined) continue;
+      const member = `${JSON.stringify(name)}:${canonical(value)}`;
+      if (name < coming) before += `${member},`;
+      else after += `,${member}`;
+    }
+    this.before = before;
+    this.after = after;
   }
 
   /** The object's JCS text. */
   text(): string {
-    return `{${this.members.join(",")}}`;
+    if (this.after === "") return `{${this.before.slice(0, -1)}}`;
+    return `{${this.before}${this.after.slice(1)}}`;
   }
 
-  /** The JCS text of the object with one more member, `name` (not among its members). */
-  textWith(name: string, value: unknown): string {
-    const at = this.names.findIndex((n) => n > name);
-    const members = [...this.members];
-    members.splice(at === -1 ? members.length : at, 0, `${JSON.stringify(name)}:${canonical(value)}`);
-    return `{${members.join(",")}}`;
+  /** The JCS text of the object with the member to come, whose value is `value`. */
+  textWith(value: unknown): string {
+    return `{${this.before}${JSON.stringify(this.coming)}:${canonical(value)}${this.after}}`;
   }
 }
 

@@ -2,7 +2,7 @@ import type { ContentHash } from "../../core/content-hash.js";
 import type { components } from "../../gen/openapi/types.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { Annotations } from "./annotations.js";
-import { signBatch } from "./batch-signing.js";
+import { leafOfText, signBatch } from "./batch-signing.js";
 import { CanonicalMembers } from "./canonical-members.js";
 import type { StampDocument } from "./stamp-repository.js";
 import type { StampSettings } from "./stamp-settings.js";
@@ -35,10 +35,10 @@ interface Draft {
   unsigned: Unsigned;
   members: CanonicalMembers;
   payload: Uint8Array;
+  /** The RFC 6962 leaf hash of `payload`, its leaf in a batch signature's tree. */
+  leafHash: Uint8Array;
   author: Signer | null;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * The signed `stampd.stamp/v1` document of a stamp made on its own: the service signs the JCS form
@@ -78,7 +78,7 @@ export function draftBatch(
 export function signDrafts(drafts: readonly BatchDraft[], service: Signer): IssuedDocument[] {
   if (drafts.length === 0) return [];
   const batch = signBatch(
-    drafts.map((d) => d.payload),
+    drafts.map((d) => d.leafHash),
     service,
   );
   return drafts.map((d, i) =>
@@ -87,7 +87,7 @@ export function signDrafts(drafts: readonly BatchDraft[], service: Signer): Issu
 }
 
 function signed(d: Draft, signatures: Signatures): IssuedDocument {
-  return { document: { ...d.unsigned, signatures }, json: d.members.textWith("signatures", signatures) };
+  return { document: { ...d.unsigned, signatures }, json: d.members.textWith(signatures) };
 }
 
 function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft {
@@ -114,6 +114,7 @@ function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft
     ...facts.annotations,
   };
   // The signed payload (core/payload.ts): the document without `signatures`, in JCS form.
-  const members = new CanonicalMembers(unsigned);
-  return { unsigned, members, payload: encoder.encode(members.text()), author };
+  const members = new CanonicalMembers(unsigned, "signatures");
+  const { data, leafHash } = leafOfText(members.text());
+  return { unsigned, members, payload: data, leafHash, author };
 }

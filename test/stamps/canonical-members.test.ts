@@ -21,11 +21,11 @@ const cases: [string, Record<string, unknown>][] = [
 
 describe("CanonicalMembers", () => {
   it.each(cases)("writes the JCS text of an object: %s", (_, object) => {
-    expect(new CanonicalMembers(object).text()).toBe(jcs(object));
+    expect(new CanonicalMembers(object, "c0").text()).toBe(jcs(object));
   });
 
   it.each(cases)("writes the JCS text of the object with one member more: %s", (_, object) => {
     const extra = { service: null, author: "x", service_batch: { tree_size: 2, audit_path: ["ab"] } };
-    expect(new CanonicalMembers(object).textWith("c0", extra)).toBe(jcs({ ...object, c0: extra }));
+    expect(new CanonicalMembers(object, "c0").textWith(extra)).toBe(jcs({ ...object, c0: extra }));
   });
 });
