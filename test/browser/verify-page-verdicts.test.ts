@@ -193,7 +193,7 @@ afterEach(async () => {
 function setAnchor(stampId: string, type: AnchorType, outcome: Outcome): void {
   const db = new Database(`${svc.dataDir}/stampd.db`);
   try {
-    const { batch_id } = db.prepare("SELECT batch_id FROM stamps WHERE id = ?").get(stampId) as {
+    const { batch_id } = db.prepare("SELECT batch_id FROM stamp_proofs WHERE stamp_id = ?").get(stampId) as {
       batch_id: string;
     };
     const confirmed = outcome === "confirmed";
