@@ -1,7 +1,6 @@
 import type { DescFile } from "@bufbuild/protobuf";
-import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { Interceptor, ServiceImplSpec } from "@connectrpc/connect";
 import { createContextValues } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { file_grpc_health_v1_health } from "../../gen/proto/grpc/health/v1/health_pb.js";
 import { file_grpc_reflection_v1_reflection } from "../../gen/proto/grpc/reflection/v1/reflection_pb.js";
 import type { Readiness } from "../health/readiness.js";
@@ -12,13 +11,14 @@ import { healthRoutes } from "./health-service.js";
 import type { GrpcLimits } from "./limits.js";
 import { GrpcListener } from "./listener.js";
 import { reflectionRoutes } from "./reflection-service.js";
+import { grpcRequestHandler } from "./request-handler.js";
 
 export interface GrpcOptions {
   logger: Logger;
   /** The service's readiness, which the health services report. */
   readiness: Readiness;
   /** Application services to serve, with the descriptor files reflection should describe. */
-  services: { routes: (router: ConnectRouter) => void; file: DescFile }[];
+  services: { spec: ServiceImplSpec; file: DescFile }[];
   interceptors?: Interceptor[];
   /** Outside the error mapping, so they see the status the client gets (metrics). */
   observers?: Interceptor[];
@@ -42,9 +42,9 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
     file_grpc_health_v1_health,
     file_grpc_reflection_v1_reflection,
   ];
-  const handler = connectNodeAdapter({
+  const handler = grpcRequestHandler({
+    services: options.services.map((s) => s.spec),
     routes(router) {
-      for (const s of options.services) s.routes(router);
       healthRoutes(readiness)(router);
       reflectionRoutes(files)(router);
     },

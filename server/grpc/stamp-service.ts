@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { createServiceImplSpec, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import {
   type BatchStampRequest,
   type BatchStampResponse,
@@ -200,7 +200,7 @@ export function grpcStampService(ctx: AppContext, stamps: Stamps, search: StampS
   });
   return {
     file: file_svc_v1_stamp,
-    routes: (router: ConnectRouter) => router.service(StampService, handlers),
+    spec: createServiceImplSpec<typeof StampService>(StampService, handlers),
   };
 }
 

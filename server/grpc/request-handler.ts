@@ -1,0 +1,86 @@
+import type http2 from "node:http2";
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  type ContextValues,
+  createConnectRouter,
+  type Interceptor,
+  type ServiceImplSpec,
+} from "@connectrpc/connect";
+import type { UniversalHandler } from "@connectrpc/connect/protocol";
+import {
+  compressionBrotli,
+  compressionGzip,
+  universalRequestFromNodeRequest,
+  universalResponseToNodeResponse,
+} from "@connectrpc/connect-node";
+import { type DirectUnaryOptions, serveDirectly, servesDirectly, type UnaryImpl } from "./direct-unary.js";
+
+type Handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void;
+
+export interface RequestHandlerOptions {
+  /** Services whose unary methods may be served directly (direct-unary.ts). */
+  services: ServiceImplSpec[];
+  /** Services served by Connect alone (health, reflection). */
+  routes: (router: ConnectRouter) => void;
+  interceptors: Interceptor[];
+  contextValues: (req: http2.Http2ServerRequest) => ContextValues;
+  shutdownSignal: AbortSignal;
+  readMaxBytes: number;
+}
+
+/**
+ * The application's handler: connect-node's connectNodeAdapter (a router by path, Connect's
+ * handlers for gRPC, gRPC-Web and Connect, a bare 404 for other paths), except that the unary
+ * methods of `services` are served directly when called over binary gRPC (direct-unary.ts).
+ */
+export function grpcRequestHandler(options: RequestHandlerOptions): Handler {
+  const { interceptors, shutdownSignal, readMaxBytes } = options;
+  // connectNodeAdapter's default: gzip and brotli, for requests and responses.
+  const acceptCompression = [compressionGzip, compressionBrotli];
+  const router = createConnectRouter({ interceptors, shutdownSignal, readMaxBytes, acceptCompression });
+  const unary: UnaryImpl[] = [];
+  for (const spec of options.services) {
+    for (const m of Object.values(spec.methods)) {
+      router.rpc(m.method as never, m.impl as never);
+      if (m.kind === "unary") unary.push(m as UnaryImpl);
+    }
+  }
+  options.routes(router);
+  const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
+  const direct = new Map(unary.map((u) => [`/${u.method.parent.typeName}/${u.method.name}`, u]));
+  const directOptions: DirectUnaryOptions = { interceptors, readMaxBytes, acceptCompression, shutdownSignal };
+  return (req, res) => {
+    const path = req.url.split("?", 2)[0] ?? "";
+    const handler = handlers.get(path);
+    if (!handler) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    const values = options.contextValues(req);
+    const viaConnect = (body?: AsyncIterable<Uint8Array>) =>
+      serveWithConnect(handler, req, res, values, body);
+    const method = direct.get(path);
+    if (method && servesDirectly(req)) serveDirectly(method, directOptions, req, res, values, viaConnect);
+    else viaConnect();
+  };
+}
+
+/** One call through Connect, as connectNodeAdapter serves it; `body` replaces reading the request. */
+function serveWithConnect(
+  handler: UniversalHandler,
+  req: http2.Http2ServerRequest,
+  res: http2.Http2ServerResponse,
+  values: ContextValues,
+  body: AsyncIterable<Uint8Array> | undefined,
+): void {
+  const uReq = universalRequestFromNodeRequest(req, res, body as never, values);
+  handler(uReq)
+    .then((uRes) => universalResponseToNodeResponse(uRes, res))
+    .catch((reason) => {
+      if (ConnectError.from(reason).code === Code.Aborted) return;
+      console.error(`handler for rpc ${handler.method.name} of ${handler.service.typeName} failed`, reason);
+    });
+}
