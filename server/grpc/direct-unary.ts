@@ -173,7 +173,10 @@ function serialize(schema: DescMessage, message: Message): Uint8Array {
   try {
     return toBinary(schema, message);
   } catch (err) {
-    throw new ConnectError(`serialize binary: ${err instanceof Error ? err.message : String(err)}`, Code.Internal);
+    throw new ConnectError(
+      `serialize binary: ${err instanceof Error ? err.message : String(err)}`,
+      Code.Internal,
+    );
   }
 }
 
