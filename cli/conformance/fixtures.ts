@@ -69,16 +69,14 @@ abstract class Signing {
   protected abstract fees(): Promise<Schemas["VaultFees"]>;
 
   async heartbeatReceipt(vaults: number, short?: "short"): Promise<string> {
-    if (!this.issuer) throw new NotRun("needs --fee-issuer-key to sign fee receipts");
     const fees = await this.fees();
-    const { currency, fee_recipient: recipient } = fees;
     const cost = batchCost(
       {
         createFee: decimal(fees.create_fee),
         heartbeatFee: decimal(fees.heartbeat_fee),
         batchDiscount: decimal(fees.batch_discount),
-        currency,
-        recipient,
+        currency: fees.currency,
+        recipient: fees.fee_recipient,
       },
       vaults,
     );
@@ -87,8 +85,15 @@ abstract class Signing {
     const amount = short
       ? subtract({ units: toMinorUnits(cost), scale: 18 }, { units: 1n, scale: 18 })
       : cost;
+    return this.receipt(formatDecimal(amount));
+  }
+
+  /** A fee receipt for any `amount` (the REST fuzzer's), in the target's currency, to its recipient. */
+  async receipt(amount: string): Promise<string> {
+    if (!this.issuer) throw new NotRun("needs --fee-issuer-key to sign fee receipts");
+    const { currency, fee_recipient: recipient } = await this.fees();
     return issueReceipt(this.issuer, {
-      amount: formatDecimal(amount),
+      amount,
       currency,
       recipient,
       issuedAt: new Date(),
