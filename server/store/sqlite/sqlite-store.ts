@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { createPrivateDatabaseFile } from "../file-modes.js";
 import type { Store } from "../store.js";
+import { beginTransactionsImmediately, openConnection } from "./connection.js";
 import { SqliteAnchorRepository } from "./sqlite-anchor-repository.js";
 import { SqliteAuthRepository } from "./sqlite-auth-repository.js";
 import { SqliteIdempotencyRepository } from "./sqlite-idempotency-repository.js";
@@ -36,17 +37,9 @@ export class SqliteStore implements Store {
   constructor(readonly path: string) {
     // 0600 (folder 0700): vault keys and metadata are for this user only; -wal and -shm follow.
     if (path !== ":memory:") createPrivateDatabaseFile(path);
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
-    // FULL, not NORMAL: in WAL mode NORMAL syncs the WAL only at checkpoints, so the latest commits
-    // survive a process crash but not a power loss or an OS crash, and an acknowledged stamp must
-    // survive both. FULL syncs the WAL at every commit; group commit (../group-commit.ts) makes that
-    // one fsync per group of concurrent stamps rather than one per stamp.
-    this.db.pragma("synchronous = FULL");
-    this.db.pragma("foreign_keys = ON");
-    this.db.pragma("busy_timeout = 5000");
-    // Freed content is overwritten with zeros, so a burned vault's key does not linger in the file.
-    this.db.pragma("secure_delete = ON");
+    this.db = openConnection(path);
+    // The stamp writer thread writes the same file through a connection of its own.
+    beginTransactionsImmediately(this.db);
     this.auth = new SqliteAuthRepository(this.db);
     this.stamps = new SqliteStampRepository(this.db);
     this.identities = new SqliteIdentityRepository(this.db);
@@ -87,7 +80,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.stamps.writes.drain();
+    await this.stamps.close();
     if (this.db.open) this.db.close();
   }
 }
