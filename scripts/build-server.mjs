@@ -30,13 +30,18 @@ const sourceUrls = {
 };
 
 const entry = process.argv[2] ?? "server/main.ts";
-const outdir = join(root, "dist", dirname(entry));
+// Worker threads' modules, started by path (new Worker(url)): entry points of their own, found
+// through STAMPD_DIST below.
+const threads = ["server/store/sqlite/stamp-writer-thread.ts"];
+const outdir = join(root, "dist");
 // Not emptied first: a server already running from it may still import a chunk lazily, and chunk
 // names carry their content's hash, so an old one is never overwritten by different code.
 await build({
   absWorkingDir: root,
-  entryPoints: [join(root, entry)],
+  entryPoints: [entry, ...threads].map((path) => join(root, path)),
   outdir,
+  outbase: root,
+  define: { STAMPD_DIST: JSON.stringify(pathToFileURL(`${outdir}/`).href) },
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   splitting: true,
@@ -50,4 +55,4 @@ await build({
   plugins: [sourceUrls],
   logLevel: "warning",
 });
-console.error(`built ${relative(root, join(outdir, `${basename(entry, ".ts")}.js`))}`);
+console.error(`built ${relative(root, join(outdir, dirname(entry), `${basename(entry, ".ts")}.js`))}`);

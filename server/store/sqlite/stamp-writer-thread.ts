@@ -21,13 +21,19 @@ port.on("message", (request: WriterRequest) => {
 });
 
 function commit(values: unknown[]): WriterReply {
-  try {
-    // Prepared on the first commit: the table exists by then (the main thread migrates first).
-    insert ??= rowInserter(db, target);
-    insert(values);
-    return null;
-  } catch (err) {
-    const { message, code } = err as { message: string; code?: string };
-    return { message, code };
+  // Prepared on the first commit: the table exists by then (the main thread migrates first).
+  insert ??= rowInserter(db, target);
+  for (;;) {
+    try {
+      insert(values);
+      return null;
+    } catch (err) {
+      const { message, code } = err as { message: string; code?: string };
+      // The busy timeout ran out while the main connection kept taking the write lock (SQLite's
+      // busy handler sleeps and retries, so it is not fair). Each of the main thread's transactions
+      // ends within one turn of its event loop, and no new group is sent while it is blocked, so
+      // trying again gets through; the caller is answered later, never refused for it.
+      if (!code?.startsWith("SQLITE_BUSY")) return { message, code };
+    }
   }
 }
