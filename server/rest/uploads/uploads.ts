@@ -4,6 +4,7 @@ import busboy from "busboy";
 import type { Request } from "express";
 import type { Config } from "../../config.js";
 import { invalid, ServiceError } from "../../errors.js";
+import { searchBoundaryNatively } from "./boundary-search.js";
 import { type FieldSource, type FormSchema, formSchema } from "./form-fields.js";
 import { spoolFolder, UploadSpool } from "./upload-spool.js";
 
@@ -146,6 +147,7 @@ class UploadReceiver<S, D, T> {
         parts: opts.maxFields + 1,
       },
     });
+    searchBoundaryNatively(this.parser);
     this.parser.on("field", (name, value, info) => this.onField(name, value, info.valueTruncated));
     this.parser.on("file", (name, stream, info) => this.onFile(name, stream, info));
     this.parser.on("finish", () => this.onFinish());
