@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { root, type Started, start } from "./processes.js";
 import type { StampdPorts } from "./stampd.js";
 
@@ -33,14 +33,16 @@ export function stampdNodeFlags(): string[] {
 /**
  * Starts stampd (bench/lib/stampd-server.ts) in a process of its own, storing in `dataDir`, the way
  * `npm start` runs the server: compiled by scripts/build-server.mjs, run by plain node with the
- * environment variables and node flags of package.json's start script.
+ * environment variables and node flags of package.json's start script. `tree`: the root of another
+ * checkout whose server to run instead (a worktree of an older commit, for before/after figures).
  */
 export function startStampdProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  tree: string = root,
 ): Promise<Started<StampdPorts>> {
-  const shipped = startCommand();
-  return start<StampdPorts>(compiledServer(), {
+  const shipped = startCommand(tree);
+  return start<StampdPorts>(relative(root, compiledServer(tree)), {
     env: { ...shipped.env, ...stampdEnv(dataDir, env) },
     nodeFlags: [...shipped.nodeFlags, ...stampdNodeFlags()],
     compiled: true,
@@ -48,8 +50,8 @@ export function startStampdProcess(
 }
 
 /** `exec env VAR=value node --flag dist/server/main.js`, the last command of `npm start`, taken apart. */
-function startCommand(): { env: Record<string, string>; nodeFlags: string[] } {
-  const { scripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+function startCommand(tree: string): { env: Record<string, string>; nodeFlags: string[] } {
+  const { scripts } = JSON.parse(readFileSync(join(tree, "package.json"), "utf8")) as {
     scripts: { start: string };
   };
   const words = scripts.start.split("&&").at(-1)!.trim().split(/\s+/);
@@ -62,16 +64,16 @@ function startCommand(): { env: Record<string, string>; nodeFlags: string[] } {
 }
 
 const ENTRY = "bench/lib/stampd-server.ts";
-let built = false;
+const built = new Set<string>();
 
-/** The entry compiled (once per benchmark process), as a path relative to the repository. */
-function compiledServer(): string {
-  if (!built) {
-    execFileSync(process.execPath, [join(root, "scripts/build-server.mjs"), ENTRY], {
-      cwd: root,
+/** The entry compiled by the tree's own build (once per benchmark process), as an absolute path. */
+function compiledServer(tree: string): string {
+  if (!built.has(tree)) {
+    execFileSync(process.execPath, [join(tree, "scripts/build-server.mjs"), ENTRY], {
+      cwd: tree,
       stdio: "inherit",
     });
-    built = true;
+    built.add(tree);
   }
-  return join("dist", ENTRY.replace(/\.ts$/, ".js"));
+  return join(tree, "dist", ENTRY.replace(/\.ts$/, ".js"));
 }
