@@ -57,6 +57,9 @@ export const configSchema = z
       .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (256 bits)")
       .optional(),
     DATABASE_URL: z.string().optional(),
+    // SQLite: commit stamp groups on a thread of their own (server/store/sqlite/stamp-writer.ts);
+    // off commits them on the event loop, which costs less CPU where no core is free for it.
+    SQLITE_WRITER_THREAD: bool.default(true),
     REDIS_URL: z.string().optional(),
     // Put before every Redis key, so deployments can share one Redis.
     REDIS_PREFIX: z.string().default("stampd:"),

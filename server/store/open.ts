@@ -10,10 +10,12 @@ import type { Store } from "./store.js";
  * The PostgreSQL store (and `pg`) is imported only when configured: a SQLite deployment does not
  * keep it in memory. DATA_DIR is created first, 0700, as it holds keys with either store.
  */
-export async function openStore(config: Pick<Config, "DATA_DIR" | "DATABASE_URL">): Promise<Store> {
+export async function openStore(
+  config: Pick<Config, "DATA_DIR" | "DATABASE_URL"> & Partial<Pick<Config, "SQLITE_WRITER_THREAD">>,
+): Promise<Store> {
   createPrivateFolder(config.DATA_DIR);
   const path = sqlitePath(config);
-  if (path !== undefined) return new SqliteStore(path);
+  if (path !== undefined) return new SqliteStore(path, { writerThread: config.SQLITE_WRITER_THREAD ?? true });
   const { PostgresStore } = await import("./postgres/postgres-store.js");
   return new PostgresStore(config.DATABASE_URL!);
 }

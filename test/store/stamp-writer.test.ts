@@ -68,6 +68,26 @@ describe("SQLite stamp writer thread", () => {
     await memory.close();
   });
 
+  it("commits a file database's stamps on the main connection with SQLITE_WRITER_THREAD=false", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { loadConfig } = await import("../../server/config.js");
+    const { openStore } = await import("../../server/store/open.js");
+    const dir = mkdtempSync(join(tmpdir(), "stampd-no-writer-"));
+    try {
+      const config = loadConfig({ DATA_DIR: dir, SQLITE_WRITER_THREAD: "false" });
+      const file = (await openStore(config)) as SqliteStore;
+      await file.migrate();
+      await file.stamps.insert(stamp(2));
+      expect(threadOf(file)).toBeUndefined();
+      expect(await file.stamps.get(stamp(2).id)).toEqual(stamp(2));
+      await file.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("fails the writes pending when the thread dies, and the next write starts a new thread", async () => {
     const thread = threadOf(store);
     const pending = store.stamps.insert(stamp(1));

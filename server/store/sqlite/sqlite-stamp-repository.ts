@@ -23,15 +23,16 @@ export class SqliteStampRepository implements StampRepository {
   /**
    * Where a database file's stamps are committed: a thread of their own with its own connection
    * (stamp-writer.ts), so the event loop does not wait through each group's INSERTs and fsync.
-   * An in-memory database cannot be shared with another connection: its stamps are committed here.
+   * An in-memory database cannot be shared with another connection: its stamps are committed here,
+   * as are everyone's with SQLITE_WRITER_THREAD=false.
    */
   private readonly thread: WriterThread | undefined;
   /** Concurrent inserts, committed together (synchronous = FULL: one fsync per group). */
   readonly writes: GroupCommit<StampParams>;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, { writerThread = true }: { writerThread?: boolean } = {}) {
     this.sql = preparedOnFirstUse(db, prepare);
-    this.thread = db.memory ? undefined : new WriterThread({ path: db.name, target });
+    this.thread = db.memory || !writerThread ? undefined : new WriterThread({ path: db.name, target });
     this.writes = new GroupCommit(this.thread ? committedBy(this.thread) : committedHere(db));
   }
 

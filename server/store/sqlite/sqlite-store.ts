@@ -34,14 +34,18 @@ export class SqliteStore implements Store {
   readonly anchors: SqliteAnchorRepository;
   readonly keyRing: SqliteKeyRingRepository;
 
-  constructor(readonly path: string) {
+  /** `writerThread`: commit stamp groups on a thread of their own (SQLITE_WRITER_THREAD; files only). */
+  constructor(
+    readonly path: string,
+    { writerThread = true }: { writerThread?: boolean } = {},
+  ) {
     // 0600 (folder 0700): vault keys and metadata are for this user only; -wal and -shm follow.
     if (path !== ":memory:") createPrivateDatabaseFile(path);
     this.db = openConnection(path);
     // The stamp writer thread writes the same file through a connection of its own.
     beginTransactionsImmediately(this.db);
     this.auth = new SqliteAuthRepository(this.db);
-    this.stamps = new SqliteStampRepository(this.db);
+    this.stamps = new SqliteStampRepository(this.db, { writerThread });
     this.identities = new SqliteIdentityRepository(this.db);
     this.vaults = new SqliteVaultRepository(this.db);
     this.idempotency = new SqliteIdempotencyRepository(this.db);
