@@ -7,6 +7,8 @@
 //     profiles stampd (bench/lib/stage-run.ts) under each scenario's load, this checkout and, with
 //     --before, another (a worktree of an older commit with node_modules linked), alternately, and
 //     prints medians per stage over the pairs.
+//   npm run bench:stages -- --from runs.json
+//     prints the tables again from the runs an earlier call saved with --out runs.json.
 //   npm run bench:stages -- <file.cpuprofile> --requests N
 //     budgets a profile taken elsewhere (BENCH_CPU_PROF=<folder> npm run bench -- rest-get), given
 //     how many requests it covered; its bundle's source map must still be the one it ran.
@@ -30,6 +32,7 @@ const { values, positionals } = parseArgs({
     before: { type: "string" },
     out: { type: "string" },
     "keep-profiles": { type: "string" },
+    from: { type: "string" },
   },
 });
 const requests = Number(values.requests);
@@ -39,6 +42,25 @@ if (positionals.length === 1 && first?.endsWith(".cpuprofile")) {
   const totals = cpuByStage(JSON.parse(readFileSync(first, "utf8")));
   console.log(cpuTable(totals, requests));
 } else {
+  const runs = values.from
+    ? (JSON.parse(readFileSync(values.from, "utf8")) as StageRun[])
+    : await profiledRuns();
+  if (values.out) writeFileSync(values.out, JSON.stringify(runs, null, 2));
+  // The first run of the first pair is the older checkout's, when there is one.
+  const trees = [...new Set(runs.map((r) => r.tree))];
+  for (const scenario of new Set(runs.map((r) => r.scenario))) {
+    console.log(
+      budgetTable(
+        scenario,
+        runs.filter((r) => r.scenario === scenario),
+        trees,
+      ),
+    );
+  }
+}
+
+/** Runs of each scenario, pairs alternating which checkout goes first. */
+async function profiledRuns(): Promise<StageRun[]> {
   const scenarios = positionals.length ? positionals : [...SCENARIOS];
   for (const s of scenarios) if (!SCENARIOS.includes(s as Scenario)) throw new Error(`unknown scenario ${s}`);
   const trees = values.before ? [resolve(values.before), root] : [root];
@@ -61,15 +83,7 @@ if (positionals.length === 1 && first?.endsWith(".cpuprofile")) {
       }
     }
   }
-  if (values.out) writeFileSync(values.out, JSON.stringify(runs, null, 2));
-  for (const scenario of scenarios)
-    console.log(
-      budgetTable(
-        scenario,
-        runs.filter((r) => r.scenario === scenario),
-        trees,
-      ),
-    );
+  return runs;
 }
 
 /**
@@ -118,12 +132,7 @@ function budgetTable(scenario: string, runs: StageRun[], trees: string[]): strin
   const blank = trees.map(() => "");
   for (const stage of STAGES) {
     row(stage, [
-      ...trees.map((t) =>
-        percent(
-          usPerRequest(t, (r) => r.sampledUs[stage] / busyOf(r.sampledUs)),
-          1,
-        ),
-      ),
+      ...trees.map((t) => percent(median(of(t).map((r) => r.sampledUs[stage] / busyOf(r.sampledUs))), 1)),
       ...us((r) => stageUs(r, stage)),
       ...trees.map((t) => usPerRequest(t, (r) => kib(r, [stage])).toFixed(2)),
     ]);
