@@ -1,4 +1,3 @@
-import cors from "cors";
 import express, { type Express, type RequestHandler, type Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { publicBaseUrl } from "../config.js";
@@ -10,6 +9,7 @@ import { FINGERPRINT_JSON_PATHS } from "./handlers/fingerprint-handlers.js";
 import type { Handlers } from "./handlers/handler.js";
 import { serviceHandlers } from "./handlers/service-handlers.js";
 import { authenticate } from "./middleware/authenticate.js";
+import { corsFor } from "./middleware/cors.js";
 import { errorHandler } from "./middleware/error-handler.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { jsonBody } from "./middleware/json-body.js";
@@ -33,7 +33,7 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   app.use(httpMetrics(ctx.metrics));
   app.use(requestId);
   app.use(noSniff);
-  app.use(cors(corsOptions(config.CORS_ORIGINS)));
+  app.use(corsFor(config.CORS_ORIGINS));
   // Who is calling, before any body is read: a bad key is refused without further work.
   app.use(authenticate(ctx));
   // Metered here, so anonymous callers of key-only operations are metered too, and every response
@@ -94,15 +94,3 @@ const noSniff: RequestHandler = (_req, res, next) => {
   res.setHeader("X-Content-Type-Options", "nosniff");
   next();
 };
-
-function corsOptions(origins: string[]): cors.CorsOptions {
-  const exposedHeaders = [
-    "X-Request-Id",
-    "X-RateLimit-Limit",
-    "X-RateLimit-Remaining",
-    "X-RateLimit-Reset",
-    "X-RateLimit-Tier",
-    "Retry-After",
-  ];
-  return { origin: origins.includes("*") ? "*" : origins, exposedHeaders };
-}

@@ -2,7 +2,8 @@ import { parse as parseUrl } from "node:url";
 import type { ErrorObject } from "ajv";
 import type { NextFunction, Request, Response } from "express";
 import { type OperationRequest, requestValidators } from "../../../gen/rest/request-validators.js";
-import { type Route, routes } from "../../../gen/rest/routes.js";
+import type { Route } from "../../../gen/rest/routes.js";
+import { matchRequest, type RequestMatch } from "../operation-matcher.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -49,7 +50,7 @@ export function validateRequest(req: Request, _res: Response, next: NextFunction
   // value (as express-openapi-validator did), so the coercion and defaults made in place stay.
   Object.defineProperty(req, "query", { value: req.query, writable: true });
   try {
-    req.operation = checkRequest(req);
+    req.operation = checkRequest(req, req.match);
   } catch (err) {
     next(err);
     return;
@@ -60,10 +61,9 @@ export function validateRequest(req: Request, _res: Response, next: NextFunction
 // Reserved characters a query value must percent-encode unless its parameter allows them (RFC 3986).
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 
-const byPath = groupByPath(routes);
-
 /**
- * Matches a request to its operation with the generated route table (gen/rest/routes.ts) and
+ * Matches a request to its operation with the generated route table (gen/rest/routes.ts; the
+ * walk require-key.ts made, `match`, when there was one) and
  * validates its parameters and JSON body with the generated validators, as
  * express-openapi-validator 5.6.2 does, in its order and with its errors: unknown path 404, known
  * path and other method 405, Content-Type the operation does not take 415, a query value with
@@ -71,8 +71,8 @@ const byPath = groupByPath(routes);
  * parameters, first of the body). Returns the operation and its decoded path parameters, or throws
  * a RequestRefusal. test/rest/generated-validators.test.ts holds both to the same answers.
  */
-export function checkRequest(req: RequestParts): CheckedRequest {
-  const found = matchPath(req.path);
+export function checkRequest(req: RequestParts, match?: RequestMatch): CheckedRequest {
+  const found = (match ?? matchRequest(req.method, req.path)).path;
   if (!found) throw refusal(404, req.path, "not found");
   const route = found.routes.find((r) => r.method === req.method.toLowerCase());
   if (!route) throw refusal(405, req.path, `${req.method} method not allowed`);
@@ -91,24 +91,6 @@ export function checkRequest(req: RequestParts): CheckedRequest {
   }
   const errors = [...(spec.parameters.errors ?? []), ...((validateBody?.errors as ErrorObject[]) ?? [])];
   throw { status: 400, message: "request validation failed", errors: errors.map(fieldError) };
-}
-
-function groupByPath(all: readonly Route[]): { pattern: RegExp; routes: Route[] }[] {
-  const groups = new Map<string, { pattern: RegExp; routes: Route[] }>();
-  for (const route of all) {
-    const group = groups.get(route.path) ?? { pattern: route.pattern, routes: [] };
-    group.routes.push(route);
-    groups.set(route.path, group);
-  }
-  return [...groups.values()];
-}
-
-function matchPath(path: string): { routes: Route[]; values: string[] } | undefined {
-  for (const group of byPath) {
-    const found = group.pattern.exec(path);
-    if (found) return { routes: group.routes, values: found.slice(1) };
-  }
-  return undefined;
 }
 
 function decodeParams(route: Route, values: string[], path: string): Record<string, string> {

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { routes } from "../../../gen/rest/routes.js";
 import { missingApiKey } from "../../auth/auth-errors.js";
-import { listOperations, loadSpec, type Method, type Operation } from "../../contract/openapi.js";
-import { operationMatcher } from "../operation-matcher.js";
+import { loadSpec, type Method } from "../../contract/openapi.js";
+import { matchRequest, type RequestMatch } from "../operation-matcher.js";
 
 type Security = Record<string, string[]>[];
 
@@ -10,27 +11,37 @@ interface SpecDocument {
   paths: Record<string, Partial<Record<Method, { security?: Security }>>>;
 }
 
+declare module "express-serve-static-core" {
+  interface Request {
+    /** The request's walk of the route table, made once here and read again by the request check. */
+    match?: RequestMatch;
+  }
+}
+
 /**
  * Answers 401 `missing_api_key` to anonymous callers of operations whose spec `security` has no
  * empty `{}` alternative. Derived from specs/openapi.yaml, so the spec alone decides which
- * operations need a key. Operations are tried in listOperations() order (literal segments first)
- * and the first match decides, so `GET /vault/fees` is not taken for `GET /vault/{id}`.
+ * operations need a key. The operation is the one an express router of the spec's operations
+ * would have run (operation-matcher.ts), so `GET /vault/fees` is not taken for `GET /vault/{id}`.
+ * The match is kept in `req.match` for the request check (request-validation.ts): the route table
+ * is walked once per request.
  */
-export function requireKey(spec = loadSpec() as unknown as SpecDocument): RequestHandler {
-  const operations = listOperations(spec as never);
-  const needsKey = new Set(
-    operations.filter((op) => keyRequired(spec.paths[op.path]?.[op.method]?.security ?? spec.security ?? [])),
+export function requireKey(): RequestHandler {
+  const spec = loadSpec() as unknown as SpecDocument;
+  const keyed = new Set(
+    routes.filter((route) =>
+      keyRequired(spec.paths[route.path]?.[route.method as Method]?.security ?? spec.security ?? []),
+    ),
   );
-  const match = operationMatcher(operations);
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    let operation: Operation | undefined;
-    try {
-      operation = match(req.method, req.path)?.operation;
-    } catch (err) {
-      next(err);
+  return function requireKeyOf(req: Request, _res: Response, next: NextFunction): void {
+    const match = matchRequest(req.method, req.path);
+    req.match = match;
+    if (match.undecodable) {
+      next(match.undecodable);
       return;
     }
-    next(operation && needsKey.has(operation) && !req.principal.keyId ? missingApiKey() : undefined);
+    const route = match.routed?.route;
+    next(route && keyed.has(route) && !req.principal.keyId ? missingApiKey() : undefined);
   };
 }
 
