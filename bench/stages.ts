@@ -144,10 +144,19 @@ function budgetTable(scenario: string, runs: StageRun[], trees: string[]): strin
   ]);
   row("other threads (/proc)", [...blank, ...us((r) => r.processCpuUs - r.mainCpuUs), ...blank]);
   row("**process** (/proc)", [...blank, ...us((r) => r.processCpuUs), ...blank]);
+  if (trees.length > 1) {
+    const [before, after] = trees.map(of);
+    const ratios = after!.map((r, i) => r.processCpuUs / before![i]!.processCpuUs);
+    const shown = ratios.map((x) => x.toFixed(3)).join(", ");
+    lines.push(
+      "",
+      `Process CPU per request, after / before, per pair: ${shown} (median ${median(ratios).toFixed(3)}).`,
+    );
+  }
   const loads = runs.map((r) => r.loadAverage.toFixed(1)).join(", ");
   lines.push(
     "",
-    `${of(root).length} run(s) per tree of ${runs[0]?.requests} requests each; load average ${loads}.`,
+    `${of(trees.at(-1)!).length} run(s) per tree of ${runs[0]?.requests} requests each; load average ${loads}.`,
   );
   return lines.join("\n");
 }
