@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { afterEach, beforeEach } from "vitest";
 import { PostgresStore } from "../../server/store/postgres/postgres-store.js";
 import { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import type { Store } from "../../server/store/store.js";
@@ -118,6 +119,22 @@ export const postgres: TestEngine = {
 };
 
 export const engines: TestEngine[] = [sqlite, postgres];
+
+/**
+ * Before each test of the enclosing describe, a new database on `engine` and a migrated store on it,
+ * handed to `use`; the database is dropped after the test.
+ */
+export function eachFreshStore(
+  engine: TestEngine,
+  use: (fresh: { db: TestDatabase; store: Store }) => void,
+): void {
+  let db: TestDatabase | undefined;
+  beforeEach(async () => {
+    db = await engine.create();
+    use({ db, store: await db.open() });
+  });
+  afterEach(() => db?.drop());
+}
 
 function bytesOf(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;

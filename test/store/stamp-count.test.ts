@@ -1,10 +1,10 @@
 // The stored-stamp counter behind the dashboard's total (migration 0009), on every engine: kept in
 // the transaction of every insert path, and initialised from the stamps stored before it existed.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PostgresStore } from "../../server/store/postgres/postgres-store.js";
 import type { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import type { Store } from "../../server/store/store.js";
-import { engines, type TestDatabase } from "./engines.js";
+import { eachFreshStore, engines, type TestDatabase } from "./engines.js";
 import { stamp } from "./stamps-suite.js";
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => stamp(from + i));
@@ -26,11 +26,7 @@ for (const engine of engines) {
   describe(`the stamp counter on ${engine.name}`, () => {
     let db: TestDatabase;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(() => db.drop());
+    eachFreshStore(engine, (fresh) => ({ db, store } = fresh));
 
     it("counts single inserts, grouped commits and batches, and nothing of a refused batch", async () => {
       expect(await store.stamps.count()).toBe(0);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import type { WriterThread } from "../../server/store/sqlite/stamp-writer.js";
 import type { Store } from "../../server/store/store.js";
-import { engines, sqlite, type TestDatabase } from "./engines.js";
+import { eachFreshStore, engines, sqlite, type TestDatabase } from "./engines.js";
 import { stamp } from "./stamps-suite.js";
 
 /** The repository's writer thread and the worker running it. */
@@ -18,11 +18,7 @@ for (const engine of engines) {
   describe(`reads after acknowledged stamp inserts on ${engine.name}`, () => {
     let db: TestDatabase;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(() => db.drop());
+    eachFreshStore(engine, (fresh) => ({ db, store } = fresh));
 
     it("finds each stamp as soon as its insert is acknowledged, among 300 concurrent ones", async () => {
       const stamps = Array.from({ length: 300 }, (_, n) => stamp(n));

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { GroupCommit } from "../../server/store/group-commit.js";
 import type { PostgresStore } from "../../server/store/postgres/postgres-store.js";
 import type { Store } from "../../server/store/store.js";
-import { engines, type TestDatabase } from "./engines.js";
+import { eachFreshStore, engines, type TestDatabase } from "./engines.js";
 import { stamp } from "./stamps-suite.js";
 
 /** The repository's group commit, whose `commits` counts transactions. */
@@ -16,11 +16,7 @@ for (const engine of engines) {
   describe(`group commit of stamp inserts on ${engine.name}`, () => {
     let db: TestDatabase;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(() => db.drop());
+    eachFreshStore(engine, (fresh) => ({ db, store } = fresh));
 
     it("stores 200 concurrent inserts, all of them, in one transaction", async () => {
       const stamps = Array.from({ length: 200 }, (_, n) => stamp(n));

@@ -1,18 +1,14 @@
 // StampRepository.insertMany (gRPC BatchStamp's one transaction per chunk) on every engine.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Store } from "../../server/store/store.js";
-import { engines, type TestDatabase } from "./engines.js";
+import { eachFreshStore, engines, type TestDatabase } from "./engines.js";
 import { stamp } from "./stamps-suite.js";
 
 for (const engine of engines) {
   describe(`insertMany on ${engine.name}`, () => {
     let db: TestDatabase;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(() => db.drop());
+    eachFreshStore(engine, (fresh) => ({ db, store } = fresh));
 
     it("stores every stamp as insert would, and nothing for an empty list", async () => {
       await store.stamps.insertMany([]);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { leafHash, verifyInclusion } from "../../core/merkle.js";
 import { stampLeafData } from "../../core/stamp-leaf.js";
 import { rootLeafHash } from "../../server/log/transparency-log.js";
@@ -7,7 +7,7 @@ import { sealStamps } from "../../server/proofs/seal.js";
 import type { StampDocument, StoredStamp } from "../../server/stamps/stamp-repository.js";
 import type { Store } from "../../server/store/store.js";
 import { testServiceKeys } from "../helpers/service-keys.js";
-import type { TestDatabase, TestEngine } from "./engines.js";
+import { eachFreshStore, type TestDatabase, type TestEngine } from "./engines.js";
 
 const t0 = new Date("2026-01-01T00:00:00.000Z");
 const signer = testServiceKeys().signing;
@@ -47,11 +47,7 @@ export function stampsSuite(engine: TestEngine) {
   describe(`stamps, identities, batches, log and anchors on ${engine.name}`, () => {
     let db: TestDatabase;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(() => db.drop());
+    eachFreshStore(engine, (fresh) => ({ db, store } = fresh));
 
     it("refuses an identity whose id or public key is taken, and reads one back as stored", async () => {
       const identity = {
