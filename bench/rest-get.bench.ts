@@ -10,7 +10,7 @@ import { compareHttp, httpRatio, httpRow } from "./lib/http-compare.js";
 import { start, stop, tempDir } from "./lib/processes.js";
 import { report } from "./lib/report.js";
 import { rounds, seconds } from "./lib/settings.js";
-import { startStampdProcess } from "./lib/stampd-process.js";
+import { createStamp, startStampdProcess } from "./lib/stampd-process.js";
 
 const CONNECTIONS = 50;
 const TARGET = 0.6;
@@ -57,13 +57,4 @@ try {
 } finally {
   await Promise.all([stop(stampd.process), bare && stop(bare.process)]);
   dir.cleanup();
-}
-
-/** Stamps a small document through the API; returns the stamp's path (the Location header). */
-async function createStamp(base: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob(["a document to look up"]), "document.txt");
-  const res = await fetch(`${base}/stamps`, { method: "POST", body: form });
-  if (res.status !== 201) throw new Error(`POST /stamps answered ${res.status}: ${await res.text()}`);
-  return res.headers.get("location")!;
 }

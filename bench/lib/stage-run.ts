@@ -18,7 +18,7 @@ import {
   type HeapNode,
   type StageTotals,
 } from "./stage-profile.js";
-import { startStampdProcess } from "./stampd-process.js";
+import { createStamp, startStampdProcess } from "./stampd-process.js";
 
 export const SCENARIOS = ["rest-create", "rest-get"] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -153,15 +153,6 @@ function multipartBody(): string {
     'Content-Disposition: form-data; name="file"; filename="document.txt"\r\n' +
     `Content-Type: text/plain\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`
   );
-}
-
-/** rest-get's stamp: a small document stamped through the API; its path (the Location header). */
-async function createStamp(base: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob(["a document to look up"]), "document.txt");
-  const res = await fetch(`${base}/stamps`, { method: "POST", body: form });
-  if (res.status !== 201) throw new Error(`POST /stamps answered ${res.status}: ${await res.text()}`);
-  return res.headers.get("location")!;
 }
 
 function freePort(): Promise<number> {

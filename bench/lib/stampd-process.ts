@@ -77,3 +77,12 @@ function compiledServer(tree: string): string {
   }
   return join(tree, "dist", ENTRY.replace(/\.ts$/, ".js"));
 }
+
+/** Stamps a small document through the API of the stampd at `base`; returns the stamp's path (Location). */
+export async function createStamp(base: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob(["a document to look up"]), "document.txt");
+  const res = await fetch(`${base}/stamps`, { method: "POST", body: form });
+  if (res.status !== 201) throw new Error(`POST /stamps answered ${res.status}: ${await res.text()}`);
+  return res.headers.get("location")!;
+}

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import busboy from "busboy";
 import { describe, expect, it } from "vitest";
 import { BoundarySearch, searchBoundaryNatively } from "../../server/rest/uploads/boundary-search.js";
+import { SeededRandom } from "../reliability/seeded-random.js";
 
 // streamsearch is busboy's own search (a dependency of busboy): the reference to agree with.
 type OnData = (isMatch: boolean, data: Buffer | undefined, start: number, end: number, safe: boolean) => void;
@@ -31,17 +32,6 @@ function run(make: (onData: OnData) => Search, chunks: Buffer[]): string[] {
   return parts;
 }
 
-/** A deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Text rich in the needle's own bytes and prefixes, cut at random places (empty chunks too). */
 function haystack(rand: () => number, needle: string): Buffer[] {
   const pieces = ["a", "\r", "\n", "-", "--", "\r\n", "\r\n-", needle, needle.slice(0, -1), needle.slice(1)];
@@ -59,7 +49,8 @@ function haystack(rand: () => number, needle: string): Buffer[] {
 
 describe("BoundarySearch", () => {
   it.each([1, 2, 3, 4, 5, 6, 7, 8])("reports what streamsearch reports (seed %i, 300 haystacks)", (seed) => {
-    const rand = random(seed);
+    const seeded = new SeededRandom(seed);
+    const rand = () => seeded.next();
     for (let i = 0; i < 300; i++) {
       const needle = `\r\n--${"xb-".slice(0, 1 + (i % 3))}${i % 7}`;
       const chunks = haystack(rand, needle);
