@@ -14,7 +14,10 @@ export interface StoredStamp {
   status: StampStatus;
   /** The signed stamp document exactly as issued (it never changes). */
   document: StampDocument;
-  /** The document's RFC 8785 text, when the issuer has it at hand: stored as is, not canonicalized again. */
+  /**
+   * The document's RFC 8785 text when the issuer has it at hand (stored as is, not canonicalized
+   * again), or its text as read from the store (the same text unless the row was changed since).
+   */
   json?: string;
   /** The full fingerprint document when one was generated, for the shadow endpoint. */
   fingerprint: unknown | null;

@@ -65,6 +65,7 @@ export const storedStampOf = (row: StampRow): StoredStamp => ({
   identityId: row.identity_id,
   status: row.status,
   document: JSON.parse(row.stamp_json),
+  json: row.stamp_json,
   fingerprint: row.fingerprint_json === null ? null : JSON.parse(row.fingerprint_json),
 });
 
