@@ -70,6 +70,9 @@ export const configSchema = z
     RATE_LIMIT_CLEANUP_INTERVAL_SECONDS: positiveInt.default(300),
     RATE_LIMIT_MAX_TRACKED_CLIENTS: positiveInt.default(10_000),
     RATE_LIMIT_STALE_SECONDS: positiveInt.default(3600),
+    // Redis store: how long what this instance last read of a client may answer the headers of its
+    // exempt requests without a round trip (server/ratelimit/recent-states.ts); 0 = always ask.
+    RATE_LIMIT_PEEK_FRESHNESS_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // Pages people reload (the verification page, the dashboard and its data) have a budget of
     // their own per client, apart from the API's (server/ratelimit/paths.ts); 0 = not limited.
     PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(120),

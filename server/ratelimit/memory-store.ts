@@ -5,7 +5,8 @@ import type { LimiterStore, StoreOptions } from "./store.js";
 import type { Lane } from "./tiers.js";
 import { tokenBucket } from "./token-bucket.js";
 
-const implementations: Record<AlgorithmName, Algorithm> = {
+/** Each algorithm's TypeScript steps (also what the Redis store's recent states are refilled by). */
+export const implementations: Record<AlgorithmName, Algorithm> = {
   token_bucket: tokenBucket as Algorithm,
   sliding_window: slidingWindow as Algorithm,
 };

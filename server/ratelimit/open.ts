@@ -47,6 +47,8 @@ async function openLimiterStore(
       prefix: config.REDIS_PREFIX,
       clock,
       logger,
+      peekFreshnessMs: config.RATE_LIMIT_PEEK_FRESHNESS_MS,
+      maxClients: config.RATE_LIMIT_MAX_TRACKED_CLIENTS,
     });
   }
   return new MemoryStore({

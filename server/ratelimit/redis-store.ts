@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { AlgorithmName, Outcome } from "./algorithm.js";
+import { RecentStates } from "./recent-states.js";
 import { SLOTS } from "./sliding-window.js";
 import type { LimiterStore, StoreOptions } from "./store.js";
 import type { Lane } from "./tiers.js";
@@ -19,29 +20,50 @@ export interface RedisStoreOptions extends StoreOptions {
   /** Tests only: the script then takes its time from here instead of Redis's `TIME`. */
   clock?: Clock;
   logger: Logger;
+  /**
+   * How long what a charge or a look read may answer a later look of the same client from memory
+   * (`RATE_LIMIT_PEEK_FRESHNESS_MS`); 0 = every look asks Redis.
+   */
+  peekFreshnessMs: number;
+  /** At most this many clients' states remembered for looks (`RATE_LIMIT_MAX_TRACKED_CLIENTS`). */
+  maxClients: number;
 }
 
-type Reply = [allowed: number, remaining: number, resetMs: number, retryAfterMs: number];
+type Reply = [
+  allowed: number,
+  remaining: number,
+  resetMs: number,
+  retryAfterMs: number,
+  scriptMs: string,
+  state: string,
+];
 
 interface LimiterCommands {
   ratelimit(key: string, ...args: (string | number)[]): Promise<Reply>;
 }
 
 /**
- * Limiter state in Redis, shared by every instance. Each request is one round trip: one Lua script
+ * Limiter state in Redis, shared by every instance. Each charge is one round trip: one Lua script
  * reads, decides and writes atomically. ioredis sends it as EVALSHA and falls back to EVAL on
  * NOSCRIPT, so a Redis restart or SCRIPT FLUSH costs one extra round trip, not an error. The clock
- * is Redis's own `TIME`, one clock for all instances. Keys expire after the stale age.
+ * is Redis's own `TIME`, one clock for all instances. Keys expire after the stale age. A look
+ * without a charge (cost 0: an exempt request's headers) is answered from what this instance read
+ * last for the client when that is fresh enough (recent-states.ts): without it every `GET /health`
+ * paid a round trip for its headers alone (bench/ratelimit.bench.ts).
  */
 export class RedisStore implements LimiterStore {
   readonly kind = "redis";
   readonly algorithm: AlgorithmName;
+
+  private readonly recent: RecentStates | undefined;
 
   private constructor(
     private readonly redis: Redis & LimiterCommands,
     private readonly options: RedisStoreOptions,
   ) {
     this.algorithm = options.algorithm;
+    const { algorithm, peekFreshnessMs: freshnessMs, maxClients } = options;
+    if (freshnessMs > 0) this.recent = new RecentStates({ algorithm, freshnessMs, maxClients });
   }
 
   /** Connects first, so a wrong `REDIS_URL` stops the start rather than the first request. */
@@ -64,12 +86,15 @@ export class RedisStore implements LimiterStore {
   }
 
   async consume(clientKey: string, lanes: Lane[], cost: number): Promise<Outcome> {
+    const known = cost === 0 ? this.recent?.peek(clientKey, lanes, this.localMs()) : undefined;
+    if (known) return known;
     const now = this.options.clock ? this.options.clock.now().getTime() : "";
     const args = [now, cost, this.options.staleMs, ...this.laneArgs(lanes)];
-    const [allowed, remaining, resetMs, retryAfterMs] = await this.redis.ratelimit(
+    const [allowed, remaining, resetMs, retryAfterMs, scriptMs, state] = await this.redis.ratelimit(
       this.key(clientKey),
       ...args,
     );
+    this.recent?.remember(clientKey, state, Number(scriptMs), this.localMs());
     return { allowed: allowed === 1, remaining, resetMs, retryAfterMs };
   }
 
@@ -89,8 +114,14 @@ export class RedisStore implements LimiterStore {
   }
 
   async close(): Promise<void> {
+    this.recent?.clear();
     // QUIT needs a live connection; without one there is nothing to flush.
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** Elapsed time for the recent states: the test clock when there is one, else monotonic. */
+  private localMs(): number {
+    return this.options.clock ? this.options.clock.now().getTime() : performance.now();
   }
 
   private laneArgs(lanes: Lane[]): number[] {

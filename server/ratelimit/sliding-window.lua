@@ -3,9 +3,12 @@
 -- both).
 -- KEYS[1]  the client's state: a hash "<lane>:<slot>" -> cost let through in that slot
 -- ARGV     nowMs ("" = this server's TIME), cost, ttlMs, slots per window, then limit periodMs per lane
--- returns  {allowed 0/1, remaining, resetMs, retryAfterMs}
+-- returns  {allowed 0/1, remaining, resetMs, retryAfterMs, nowMs, slots}: the last two let the
+--          instance answer an exempt request's look from memory (recent-states.ts); slots are
+--          "slot count slot count ..." per lane, oldest first, lanes joined by ';'
 local EPS = 1e-9
 local function ceil_ms(ms) return math.max(0, math.ceil(ms - 1e-6)) end
+local function num(x) return string.format('%.17g', x) end
 
 local now = tonumber(ARGV[1])
 if not now then
@@ -60,8 +63,8 @@ local function wait_for(w)
   return 0
 end
 
-local wait, remaining, reset = 0, nil, 0
-for _, w in ipairs(windows) do
+local wait, remaining, reset, kept = 0, nil, 0, {}
+for i, w in ipairs(windows) do
   -- A look without a charge (cost 0) must not open a slot: an empty slot would still set the reset.
   if allowed and cost > 0 then
     local last = w.slots[#w.slots]
@@ -71,7 +74,7 @@ for _, w in ipairs(windows) do
       w.slots[#w.slots + 1] = last
     end
     last.count = last.count + w.need
-    redis.call('HSET', KEYS[1], last.field, string.format('%.17g', last.count))
+    redis.call('HSET', KEYS[1], last.field, num(last.count))
   elseif not allowed then
     wait = math.max(wait, wait_for(w))
   end
@@ -79,7 +82,10 @@ for _, w in ipairs(windows) do
   local z = 0
   if #w.slots > 0 then z = ceil_ms(expiry(w, w.slots[#w.slots].slot) - now) end
   if remaining == nil or r < remaining or (r == remaining and z > reset) then remaining, reset = r, z end
+  local text = {}
+  for _, s in ipairs(w.slots) do text[#text + 1] = num(s.slot) .. ' ' .. num(s.count) end
+  kept[i] = table.concat(text, ' ')
 end
 redis.call('PEXPIRE', KEYS[1], ttl)
 if allowed then wait = 0 else wait = math.max(1, ceil_ms(wait)) end
-return { allowed and 1 or 0, remaining, reset, wait }
+return { allowed and 1 or 0, remaining, reset, wait, num(now), table.concat(kept, ';') }

@@ -2,7 +2,8 @@
 -- same rounding, so the memory and Redis stores decide alike (test/ratelimit runs one suite on both).
 -- KEYS[1]  the client's state: "atMs tokens1 tokens2 ..."
 -- ARGV     nowMs ("" = this server's TIME), cost, ttlMs, then limit periodMs burst for each lane
--- returns  {allowed 0/1, remaining, resetMs, retryAfterMs}
+-- returns  {allowed 0/1, remaining, resetMs, retryAfterMs, nowMs, state as stored}: the last two
+--          let the instance answer an exempt request's look from memory (recent-states.ts)
 local EPS = 1e-9
 local function ceil_ms(ms) return math.max(0, math.ceil(ms - 1e-6)) end
 local function num(x) return string.format('%.17g', x) end
@@ -44,6 +45,7 @@ for i, b in ipairs(buckets) do
   if remaining == nil or r < remaining or (r == remaining and z > reset) then remaining, reset = r, z end
   state[i + 1] = num(b.tokens)
 end
-redis.call('SET', KEYS[1], table.concat(state, ' '), 'PX', ttl)
+local stored_state = table.concat(state, ' ')
+redis.call('SET', KEYS[1], stored_state, 'PX', ttl)
 if allowed then wait = 0 else wait = math.max(1, ceil_ms(wait)) end
-return { allowed and 1 or 0, remaining, reset, wait }
+return { allowed and 1 or 0, remaining, reset, wait, num(now), stored_state }

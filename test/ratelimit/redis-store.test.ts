@@ -2,42 +2,29 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.js";
 import { createLogger } from "../../server/logger.js";
-import type { AlgorithmName, Outcome } from "../../server/ratelimit/algorithm.js";
+import type { Outcome } from "../../server/ratelimit/algorithm.js";
 import { RateLimiter } from "../../server/ratelimit/limiter.js";
 import { MemoryStore } from "../../server/ratelimit/memory-store.js";
 import { weightFor } from "../../server/ratelimit/paths.js";
-import { RedisStore } from "../../server/ratelimit/redis-store.js";
+import type { RedisStore } from "../../server/ratelimit/redis-store.js";
 import { lanesOf, tierLimits } from "../../server/ratelimit/tiers.js";
-import { deleteKeys, PrivateRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
+import { PrivateRedis, redisUrl, uniquePrefix } from "../helpers/redis.js";
 import { client, limiterSuite, passes } from "./limiter-suite.js";
+import { connect, deleteConnectedKeys, HOUR } from "./redis-connect.js";
 
-const HOUR = 3_600_000;
 const logger = createLogger({ LOG_LEVEL: "silent" });
-const prefixes: string[] = [];
 
-afterAll(async () => {
-  for (const prefix of prefixes) await deleteKeys(redisUrl, prefix);
-});
-
-function connect(
-  options: { url?: string; prefix?: string; clock?: ManualClock; algorithm?: AlgorithmName } = {},
-) {
-  const prefix = options.prefix ?? uniquePrefix();
-  prefixes.push(prefix);
-  return RedisStore.connect({
-    url: options.url ?? redisUrl,
-    prefix,
-    clock: options.clock,
-    algorithm: options.algorithm ?? "token_bucket",
-    staleMs: HOUR,
-    logger,
-  });
-}
+afterAll(deleteConnectedKeys);
 
 const limiterOn = async (store: Promise<RedisStore>) =>
   new RateLimiter({ store: await store, logger, cleanupIntervalMs: 0 });
 
+// Looks answered from the recent states (the default) and every look asked of Redis: with the test
+// clock the two must agree exactly.
 limiterSuite("redis", ({ algorithm, clock }) => connect({ algorithm, clock }));
+describe("with every look asked of Redis", () => {
+  limiterSuite("redis", ({ algorithm, clock }) => connect({ algorithm, clock, peekFreshnessMs: 0 }));
+});
 
 describe("redis store", () => {
   const open: RateLimiter[] = [];
