@@ -111,7 +111,7 @@ const RULES: Rule[] = [
 
   // express, its router, our middleware that belongs to none of the stages above, metrics, logging.
   { stage: "framework", path: /^node_modules\/(express|router|finalhandler|on-finished|cors|vary|send)\// },
-  { stage: "framework", path: /^server\/rest\/(app|router)\.ts$/ },
+  { stage: "framework", path: /^server\/rest\/(app|router|pipeline)\.ts$/ },
   { stage: "framework", path: /^server\/rest\/middleware\// },
   { stage: "framework", path: /^server\/(http|metrics)\// },
   { stage: "framework", path: /^server\/(logger|errors)\.ts$/ },

@@ -18,6 +18,7 @@ import { rateLimit } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { validateRequest } from "./middleware/request-validation.js";
 import { requireKey } from "./middleware/require-key.js";
+import { pipeline, under } from "./pipeline.js";
 import { operationRouter } from "./router.js";
 
 /**
@@ -30,28 +31,35 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
-  app.use(httpMetrics(ctx.metrics));
-  app.use(requestId);
-  app.use(noSniff);
-  app.use(corsFor(config.CORS_ORIGINS));
+  const steps: RequestHandler[] = [
+    httpMetrics(ctx.metrics),
+    requestId,
+    noSniff,
+    corsFor(config.CORS_ORIGINS),
+  ];
   // Who is calling, before any body is read: a bad key is refused without further work.
-  app.use(authenticate(ctx));
+  steps.push(authenticate(ctx));
   // Metered here, so anonymous callers of key-only operations are metered too, and every response
   // from here on (assets, 404s, validation errors) carries the rate-limit headers.
   if (ctx.rateLimiter) {
     const options = { headers: config.RATE_LIMIT_HEADERS, baseUrl: publicBaseUrl(config) };
-    app.use(rateLimit(ctx.rateLimiter, options));
+    steps.push(rateLimit(ctx.rateLimiter, options));
   }
-  app.use(onlyUnder(ASSET_PATHS, [docsAssets(), pageAssets()]));
-  app.use(requireKey());
+  steps.push(...onlyUnder(ASSET_PATHS, [docsAssets(), pageAssets()]), requireKey());
   // Fingerprint documents list every chunk, so the routes that take them accept larger bodies.
-  app.use(FINGERPRINT_JSON_PATHS, largeBodyCap(config), jsonBody(config.MAX_FINGERPRINT_JSON_BYTES));
-  app.use(jsonBody(config.MAX_JSON_BYTES));
+  steps.push(
+    under(FINGERPRINT_JSON_PATHS, largeBodyCap(config)),
+    under(FINGERPRINT_JSON_PATHS, jsonBody(config.MAX_FINGERPRINT_JSON_BYTES)),
+    jsonBody(config.MAX_JSON_BYTES),
+  );
   // Uploads stream through receiveUpload (uploads/uploads.ts), which checks their form fields itself.
-  app.use(validateRequest);
-  if (config.VALIDATE_RESPONSES ?? config.NODE_ENV === "test") app.use(responseValidator());
-  app.use(operationRouter({ ...serviceHandlers(publicBaseUrl(config)), ...docsHandlers, ...domainHandlers }));
-  app.use(errorHandler(ctx.logger));
+  steps.push(validateRequest);
+  if (config.VALIDATE_RESPONSES ?? config.NODE_ENV === "test") steps.push(...responseValidator());
+  steps.push(
+    operationRouter({ ...serviceHandlers(publicBaseUrl(config)), ...docsHandlers, ...domainHandlers }),
+  );
+  // One express layer runs them all (pipeline.ts): express's router is walked once per request.
+  app.use(pipeline(steps, errorHandler(ctx.logger)));
   return app;
 }
 
