@@ -1,57 +1,67 @@
 import { jcs } from "../../core/jcs.js";
+import type { StampDocument } from "./stamp-repository.js";
+
+/** A stamp document before the service signs it: everything but `signatures`. */
+export type UnsignedDocument = Omit<StampDocument, "signatures">;
 
 /**
- * An object's RFC 8785 text kept as the text of its members (`"name":<JCS of the value>`, in JCS's
- * order) before and after the place of one member still to come, so the same object with that
- * member costs one concatenation instead of a second canonicalization. A stamp needs two texts of
- * nearly the same object: its signed payload (no `signatures`) and the stored document (with
- * them). JCS orders members by their names' UTF-16 code units, as sort() does.
+ * A stamp document's RFC 8785 text kept as the text of its members (`"name":<JCS of the value>`,
+ * in JCS's order) before and after the place of `signatures`, so the document with its signatures
+ * costs one concatenation instead of a second canonicalization. A stamp needs two texts of nearly
+ * the same object: its signed payload (no `signatures`) and the stored document (with them).
+ *
+ * The members are the spec's StampDocument's, written in the order JCS sorts their names (UTF-16
+ * code units), not found and sorted per stamp: a batch call writes thousands of these, and the
+ * generic walk (keys, sort, a name and a value check per member) was a tenth of its CPU.
  */
 export class CanonicalMembers {
-  /** The members before the one to come, each followed by a comma. */
+  /** The members before `signatures`, each followed by a comma. */
   private readonly before: string;
   /** The members after it, each preceded by a comma. */
   private readonly after: string;
 
-  /** `object`'s members, split where a member named `coming` (not among them) goes. */
-  constructor(
-    object: Record<string, unknown>,
-    private readonly coming: string,
-  ) {
-    let before = "";
-    let after = "";
-    for (const name of Object.keys(object).sort()) {
-      const value = object[name];
-      if (value === undefined) continue;
-      const member = `${JSON.stringify(name)}:${canonical(value)}`;
-      if (name < coming) before += `${member},`;
-      else after += `,${member}`;
-    }
-    this.before = before;
-    this.after = after;
+  constructor(d: UnsignedDocument) {
+    const { document } = d;
+    this.before =
+      `"anchors":${JSON.stringify(d.anchors)},` +
+      `"author_public_key":${JSON.stringify(d.author_public_key)},` +
+      `"created_at":${JSON.stringify(d.created_at)},` +
+      (d.description === undefined ? "" : `"description":${JSON.stringify(d.description)},`) +
+      `"document":{"algorithm":${JSON.stringify(document.algorithm)},` +
+      `"hash":${JSON.stringify(document.hash)},` +
+      `"size_bytes":${canonical(document.size_bytes)},` +
+      `"version":${JSON.stringify(document.version)}},` +
+      `"encryption":${JSON.stringify(d.encryption)},` +
+      `"fingerprint":${canonical(d.fingerprint)},` +
+      `"format":${JSON.stringify(d.format)},` +
+      (d.metadata === undefined ? "" : `"metadata":${canonical(d.metadata)},`) +
+      `"preset":${JSON.stringify(d.preset)},` +
+      `"service_public_key":${JSON.stringify(d.service_public_key)},`;
+    this.after =
+      `,"stamp_id":${JSON.stringify(d.stamp_id)}` +
+      `,"storage_mode":${JSON.stringify(d.storage_mode)}` +
+      `,"trust_threshold":${canonical(d.trust_threshold)}`;
   }
 
-  /** The object's JCS text. */
+  /** The unsigned document's JCS text: the signed payload. */
   text(): string {
-    if (this.after === "") return `{${this.before.slice(0, -1)}}`;
     return `{${this.before}${this.after.slice(1)}}`;
   }
 
-  /** The JCS text of the object with the member to come, whose value is `value`. */
-  textWith(value: unknown): string {
-    return `{${this.before}${JSON.stringify(this.coming)}:${canonical(value)}${this.after}}`;
+  /** The JCS text of the document with its `signatures`. */
+  textWith(signatures: StampDocument["signatures"]): string {
+    return `{${this.before}"signatures":${canonical(signatures)}${this.after}}`;
   }
 }
 
 /**
- * JCS of a member's value. JCS writes strings, finite numbers, booleans and null exactly as
- * JSON.stringify does (RFC 8785 3.2.2 takes both from ECMAScript), and arrays in their order; it
- * differs only in ordering object members by name. So a value whose objects already list their
- * members in that order is written by JSON.stringify alone, without the library's walk (which
- * builds its text by concatenation at every level: a share of a batch's garbage); other values go
- * through it.
+ * JCS of a value. JCS writes strings, finite numbers, booleans and null exactly as JSON.stringify
+ * does (RFC 8785 3.2.2 takes both from ECMAScript), and arrays in their order; it differs only in
+ * ordering object members by name. So a value whose objects already list their members in that
+ * order is written by JSON.stringify alone, without the library's walk (which builds its text by
+ * concatenation at every level: a share of a batch's garbage); other values go through it.
  */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return inCanonicalOrder(value) ? JSON.stringify(value) : jcs(value);
 }
 

@@ -2,8 +2,8 @@ import type { ContentHash } from "../../core/content-hash.js";
 import type { components } from "../../gen/openapi/types.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { Annotations } from "./annotations.js";
-import { leafOfText, signBatch } from "./batch-signing.js";
-import { CanonicalMembers } from "./canonical-members.js";
+import { leafHashOfText, signBatch } from "./batch-signing.js";
+import { CanonicalMembers, type UnsignedDocument } from "./canonical-members.js";
 import type { StampDocument } from "./stamp-repository.js";
 import type { StampSettings } from "./stamp-settings.js";
 
@@ -21,7 +21,6 @@ export interface StampFacts {
   annotations: Annotations;
 }
 
-type Unsigned = Omit<StampDocument, "signatures">;
 type Signatures = StampDocument["signatures"];
 
 /** A signed document and its RFC 8785 text, as `stamp_json` stores it. */
@@ -30,15 +29,17 @@ export interface IssuedDocument {
   json: string;
 }
 
-/** A document before the service signs it, with the payload bytes every signature covers. */
+/** A document before the service signs it, with the payload every signature covers. */
 interface Draft {
-  unsigned: Unsigned;
+  unsigned: UnsignedDocument;
   members: CanonicalMembers;
-  payload: Uint8Array;
-  /** The RFC 6962 leaf hash of `payload`, its leaf in a batch signature's tree. */
-  leafHash: Uint8Array;
+  /** The signed payload's text (core/payload.ts): the document without `signatures`, in JCS form. */
+  payload: string;
   author: Signer | null;
 }
+
+/** A document drafted for a batch, with the RFC 6962 leaf hash of its payload: its leaf in the batch's tree. */
+export type BatchDraft = Draft & { leafHash: Uint8Array };
 
 /**
  * The signed `stampd.stamp/v1` document of a stamp made on its own: the service signs the JCS form
@@ -46,11 +47,9 @@ interface Draft {
  */
 export function issueDocument(facts: StampFacts, service: Signer, author: Signer | null): IssuedDocument {
   const d = draft(facts, service, author);
-  return signed(d, { author: author?.sign(d.payload) ?? null, service: service.sign(d.payload) });
+  const payload = Buffer.from(d.payload);
+  return signed(d, { author: author?.sign(payload) ?? null, service: service.sign(payload) });
 }
-
-/** A document drafted for a batch: the per-stamp work of issuing it, before the batch is signed. */
-export type BatchDraft = Draft;
 
 /**
  * The documents of stamps made together (a batch call): one service signature over the Merkle root
@@ -71,7 +70,10 @@ export function draftBatch(
   service: Signer,
   authors: readonly (Signer | null)[],
 ): BatchDraft[] {
-  return facts.map((f, i) => draft(f, service, authors[i] ?? null));
+  return facts.map((f, i) => {
+    const d = draft(f, service, authors[i] ?? null);
+    return { ...d, leafHash: leafHashOfText(d.payload) };
+  });
 }
 
 /** Signs a batch's drafts: one service signature over their Merkle root, in the given order. */
@@ -82,12 +84,30 @@ export function signDrafts(drafts: readonly BatchDraft[], service: Signer): Issu
     service,
   );
   return drafts.map((d, i) =>
-    signed(d, { author: d.author?.sign(d.payload) ?? null, service: null, service_batch: batch[i]! }),
+    signed(d, {
+      author: d.author?.sign(Buffer.from(d.payload)) ?? null,
+      service: null,
+      service_batch: batch[i]!,
+    }),
   );
 }
 
+/** The draft's document with its signatures: the draft's own object completed, not a copy of it. */
 function signed(d: Draft, signatures: Signatures): IssuedDocument {
-  return { document: { ...d.unsigned, signatures }, json: d.members.textWith(signatures) };
+  const document = d.unsigned as StampDocument;
+  document.signatures = signatures;
+  return { document, json: d.members.textWith(signatures) };
+}
+
+// A batch's stamps share one creation time: its text is written once, not once per stamp.
+let lastTime = Number.NaN;
+let lastText = "";
+function timeText(time: Date): string {
+  if (time.getTime() !== lastTime) {
+    lastText = time.toISOString();
+    lastTime = time.getTime();
+  }
+  return lastText;
 }
 
 function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft {
@@ -95,8 +115,8 @@ function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft
   const unsigned = {
     format: "stampd.stamp/v1" as const,
     stamp_id: facts.id,
-    created_at: facts.createdAt.toISOString(),
-    // Members in JCS order, written without sorting (canonical-members.ts); so are `signatures`.
+    created_at: timeText(facts.createdAt),
+    // Members in JCS order, as canonical-members.ts writes them; so are `signatures`.
     document: {
       algorithm: facts.hash.algorithm,
       hash: facts.hash.hex,
@@ -113,8 +133,6 @@ function draft(facts: StampFacts, service: Signer, author: Signer | null): Draft
     service_public_key: service.publicKey,
     ...facts.annotations,
   };
-  // The signed payload (core/payload.ts): the document without `signatures`, in JCS form.
-  const members = new CanonicalMembers(unsigned, "signatures");
-  const { data, leafHash } = leafOfText(members.text());
-  return { unsigned, members, payload: data, leafHash, author };
+  const members = new CanonicalMembers(unsigned);
+  return { unsigned, members, payload: members.text(), author };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { jcs } from "../../core/jcs.js";
-import { CanonicalMembers } from "../../server/stamps/canonical-members.js";
+import { CanonicalMembers, canonical, type UnsignedDocument } from "../../server/stamps/canonical-members.js";
+import type { StampDocument } from "../../server/stamps/stamp-repository.js";
 
 // Values written by JSON.stringify alone (members already in JCS order) and by the JCS library
 // (any other order, or values JSON.stringify writes differently) must give the same text.
@@ -19,13 +20,66 @@ const cases: [string, Record<string, unknown>][] = [
   ["an empty object and array", { a: {}, b: [] }],
 ];
 
+describe("canonical", () => {
+  it.each(cases)("writes the JCS text of a value: %s", (_, object) => {
+    expect(canonical(object)).toBe(jcs(object));
+  });
+});
+
+const hex = "ab".repeat(32);
+const plain: UnsignedDocument = {
+  format: "stampd.stamp/v1",
+  stamp_id: "stp_01JD0000000000000000000000",
+  created_at: "2026-11-27T00:00:00.000Z",
+  document: { algorithm: "sha256", hash: hex, size_bytes: null, version: "1.0.0" },
+  anchors: [],
+  trust_threshold: 5,
+  preset: null,
+  storage_mode: "local",
+  encryption: "none",
+  fingerprint: null,
+  author_public_key: null,
+  service_public_key: `ed25519:${hex}`,
+};
+// Every optional member present, objects out of JCS order, text needing escapes.
+const full: UnsignedDocument = {
+  ...plain,
+  document: { ...plain.document, size_bytes: 1024 },
+  anchors: ["log", "bitcoin"],
+  trust_threshold: 7.5,
+  preset: "standard",
+  fingerprint: { standard_hash: hex, merkle_root: hex, chunk_count: 3 } as UnsignedDocument["fingerprint"],
+  author_public_key: `ed25519:${"cd".repeat(32)}`,
+  description: 'a "quoted" \u2028 description é😀',
+  metadata: { z: "1", a: "\u0000", é: "x", "10": "y" },
+};
+const signatures: StampDocument["signatures"][] = [
+  { author: null, service: "ef".repeat(64) },
+  {
+    author: "01".repeat(64),
+    service: null,
+    service_batch: {
+      audit_path: [hex, hex],
+      leaf_index: 1,
+      root: hex,
+      signature: "ef".repeat(64),
+      tree_size: 3,
+    },
+  },
+];
+
 describe("CanonicalMembers", () => {
-  it.each(cases)("writes the JCS text of an object: %s", (_, object) => {
-    expect(new CanonicalMembers(object, "c0").text()).toBe(jcs(object));
+  it.each([
+    ["a plain document", plain],
+    ["a document with every member", full],
+  ])("writes the JCS text of %s", (_, unsigned) => {
+    expect(new CanonicalMembers(unsigned).text()).toBe(jcs(unsigned));
   });
 
-  it.each(cases)("writes the JCS text of the object with one member more: %s", (_, object) => {
-    const extra = { service: null, author: "x", service_batch: { tree_size: 2, audit_path: ["ab"] } };
-    expect(new CanonicalMembers(object, "c0").textWith(extra)).toBe(jcs({ ...object, c0: extra }));
-  });
+  it.each(signatures.flatMap((s) => [plain, full].map((d): [UnsignedDocument, typeof s] => [d, s])))(
+    "writes the JCS text of the document with its signatures",
+    (unsigned, signed) => {
+      expect(new CanonicalMembers(unsigned).textWith(signed)).toBe(jcs({ ...unsigned, signatures: signed }));
+    },
+  );
 });
