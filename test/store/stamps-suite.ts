@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { jcs } from "../../core/jcs.js";
 import { leafHash, verifyInclusion } from "../../core/merkle.js";
 import { stampLeafData } from "../../core/stamp-leaf.js";
 import { rootLeafHash } from "../../server/log/transparency-log.js";
@@ -20,7 +21,7 @@ export function stamp(n: number, overrides: Partial<StoredStamp> = {}): StoredSt
     document: { algorithm: "sha256", hash: n.toString(16).padStart(64, "0") },
     anchors: ["log"],
   } as unknown as StampDocument;
-  return {
+  const stored: StoredStamp = {
     id: stampId(n),
     accountId: "acc_1",
     identityId: null,
@@ -29,6 +30,8 @@ export function stamp(n: number, overrides: Partial<StoredStamp> = {}): StoredSt
     fingerprint: null,
     ...overrides,
   };
+  // What `get` reads back: the document with the text it was stored as.
+  return { json: jcs(stored.document), ...stored };
 }
 
 // Merkle code returns Buffers, the stores Uint8Arrays: hashes are compared as hex.
