@@ -32,7 +32,7 @@ const sourceUrls = {
 const entry = process.argv[2] ?? "server/main.ts";
 // Worker threads' modules, started by path (new Worker(url)): entry points of their own, found
 // through STAMPD_DIST below.
-const threads = ["server/store/sqlite/stamp-writer-thread.ts"];
+const threads = ["server/store/sqlite/stamp-writer-thread.ts", "server/hashing/hashing-thread-entry.ts"];
 const outdir = join(root, "dist");
 // Not emptied first: a server already running from it may still import a chunk lazily, and chunk
 // names carry their content's hash, so an old one is never overwritten by different code.

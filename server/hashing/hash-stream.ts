@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { HashAlgorithm } from "../../core/types.js";
-import { createHasher } from "./hasher.js";
+import { RingHasher } from "./ring-hasher.js";
 
 export interface StreamDigest {
   /** Lowercase hex digest. */
@@ -9,16 +9,10 @@ export interface StreamDigest {
   size: number;
 }
 
-/** Hashes a stream chunk by chunk as it arrives; memory stays at one chunk whatever the size. */
+/** Hashes a stream chunk by chunk as it arrives; memory stays at the ring's 1 MiB whatever the size. */
 export async function hashStream(stream: Readable, algorithm: HashAlgorithm): Promise<StreamDigest> {
-  const hasher = await createHasher(algorithm);
-  let size = 0;
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    size += bytes.length;
-    hasher.update(bytes);
-  }
-  return { hash: hasher.digest(), size };
+  const { hashes, size } = await hashStreamMany(stream, [algorithm]);
+  return { hash: hashes[algorithm]!, size };
 }
 
 export interface StreamDigests {
@@ -30,20 +24,28 @@ export interface StreamDigests {
 
 /**
  * Hashes a stream with several algorithms in one pass (an upload whose algorithm is named only
- * after its file): each chunk goes to every hasher as it arrives, so memory stays at one chunk.
+ * after its file). Past its first 1 MiB, the hashing runs on the hashing thread while this one
+ * goes on receiving (ring-hasher.ts); memory stays at the ring whatever the size.
  */
 export async function hashStreamMany(
   stream: Readable,
   algorithms: readonly HashAlgorithm[],
 ): Promise<StreamDigests> {
-  const hashers = await Promise.all(algorithms.map(createHasher));
+  const hasher = new RingHasher(algorithms);
   let size = 0;
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    size += bytes.length;
-    for (const hasher of hashers) hasher.update(bytes);
+  try {
+    for await (const chunk of stream) {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+      size += bytes.length;
+      const full = hasher.update(bytes);
+      if (full) await full;
+    }
+  } catch (err) {
+    hasher.abort();
+    throw err;
   }
+  const digests = await hasher.digest();
   const hashes: StreamDigests["hashes"] = {};
-  for (const [i, algorithm] of algorithms.entries()) hashes[algorithm] = hashers[i]!.digest();
+  for (const [i, algorithm] of algorithms.entries()) hashes[algorithm] = digests[i];
   return { hashes, size };
 }
