@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { HashAlgorithm } from "../../core/types.js";
+import { threadEntry } from "../thread-entry.js";
 
 /** What the main thread tells the hashing thread (hashing-thread-entry.ts) about a job. */
 export type ThreadRequest =
@@ -19,23 +20,6 @@ export interface JobListener {
   free(offset: number): void;
   digests(hashes: string[]): void;
   fail(err: Error): void;
-}
-
-/**
- * Set by scripts/build-server.mjs (esbuild `define`): the URL of dist/, where the bundle's thread
- * entry point is. Undefined when the source runs under tsx or vitest.
- */
-declare const STAMPD_DIST: string | undefined;
-
-/** The thread's entry: the compiled module beside the bundle, or the source through tsx's API. */
-function threadEntry(): { entry: string | URL; eval: boolean } {
-  if (typeof STAMPD_DIST !== "undefined") {
-    return { entry: new URL("server/hashing/hashing-thread-entry.js", STAMPD_DIST), eval: false };
-  }
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const source = new URL("./hashing-thread-entry.ts", import.meta.url).href;
-  const entry = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-  return { entry, eval: true };
 }
 
 /** How long the thread outlives its last job: most of its isolate's memory is given back once uploads stop. */
@@ -93,7 +77,10 @@ export class HashingThread {
   }
 
   private spawn(): Worker {
-    const { entry, eval: evaluated } = threadEntry();
+    const { entry, eval: evaluated } = threadEntry(
+      "server/hashing/hashing-thread-entry.js",
+      new URL("./hashing-thread-entry.ts", import.meta.url),
+    );
     // No node options: the thread needs none, and V8's (the parent's --max-semi-space-size) are
     // refused. Its heap holds a few small objects per slot: a small young generation is enough.
     const worker = new Worker(entry, {

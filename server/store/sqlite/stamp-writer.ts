@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { threadEntry } from "../../thread-entry.js";
 import type { RowTarget } from "./row-inserts.js";
 
 /** What the thread is started with (its workerData). */
@@ -19,27 +20,6 @@ export type WriterReply = null | { message: string; code?: string };
 interface Pending {
   resolve(): void;
   reject(err: unknown): void;
-}
-
-/**
- * Set by scripts/build-server.mjs (esbuild `define`): the URL of dist/, where the bundle's thread
- * entry point is. Undefined when the source runs under tsx or vitest.
- */
-declare const STAMPD_DIST: string | undefined;
-
-/**
- * The writer thread's entry: the compiled module beside the bundle, or the TypeScript source
- * imported through tsx's API (neither vitest's transform nor a `--import tsx` in the thread's node
- * options makes a worker load TypeScript on Node 20).
- */
-function threadEntry(): { entry: string | URL; eval: boolean } {
-  if (typeof STAMPD_DIST !== "undefined") {
-    return { entry: new URL("server/store/sqlite/stamp-writer-thread.js", STAMPD_DIST), eval: false };
-  }
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const source = new URL("./stamp-writer-thread.ts", import.meta.url).href;
-  const entry = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-  return { entry, eval: true };
 }
 
 /**
@@ -80,7 +60,10 @@ export class WriterThread {
   }
 
   private start(): Worker {
-    const { entry, eval: evaluated } = threadEntry();
+    const { entry, eval: evaluated } = threadEntry(
+      "server/store/sqlite/stamp-writer-thread.js",
+      new URL("./stamp-writer-thread.ts", import.meta.url),
+    );
     // No node options: the thread needs none, and V8's (the parent's --max-semi-space-size) are refused.
     const worker = new Worker(entry, { eval: evaluated, workerData: this.settings, execArgv: [] });
     let crash: unknown;
