@@ -21,21 +21,22 @@ export function pipeline(steps: readonly RequestHandler[], onError: ErrorRequest
         return;
       }
       const step = steps[index++];
-      if (step === undefined) {
-        done();
-        return;
-      }
-      // As express runs a step: what it throws, or its promise rejects with, is the request's error.
-      try {
-        const result = step(req, res, next);
-        if (result instanceof Promise)
-          result.then(undefined, (failure: unknown) => next(failure || new Error("Rejected promise")));
-      } catch (failure) {
-        next(failure);
-      }
+      if (step === undefined) done();
+      else runStep(step, req, res, next);
     };
     next();
   };
+}
+
+/** Runs a step as express does: what it throws, or its promise rejects with, goes to `next`. */
+export function runStep(step: RequestHandler, req: Request, res: Response, next: NextFunction): void {
+  try {
+    const result: unknown = step(req, res, next);
+    if (result instanceof Promise)
+      result.then(undefined, (err: unknown) => next(err || new Error("Rejected promise")));
+  } catch (err) {
+    next(err);
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { RequestHandler } from "express";
 import { listOperations, type OperationId } from "../contract/openapi.js";
 import { ServiceError } from "../errors.js";
 import type { Handler, Handlers } from "./handlers/handler.js";
+import { runStep } from "./pipeline.js";
 
 const notImplemented: Handler = () => {
   throw new ServiceError("not_implemented", "not implemented", "not_implemented");
@@ -20,17 +21,6 @@ export function operationRouter(handlers: Handlers): RequestHandler {
   return (req, res, next) => {
     const { route, params } = req.operation!;
     req.params = params;
-    call(handlerOf.get(route.operationId)!, req, res, next);
+    runStep(handlerOf.get(route.operationId)!, req, res, next);
   };
-}
-
-/** Runs a handler as express does: what it throws or its promise rejects with goes to `next`. */
-function call(handler: Handler, req: Request, res: Response, next: NextFunction): void {
-  try {
-    const result = handler(req, res, next);
-    if (result instanceof Promise)
-      result.then(undefined, (err: unknown) => next(err || new Error("Rejected promise")));
-  } catch (err) {
-    next(err);
-  }
 }
