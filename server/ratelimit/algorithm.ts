@@ -21,7 +21,7 @@ export interface Outcome {
  */
 export interface Algorithm<S = unknown> {
   name: AlgorithmName;
-  step(state: S | undefined, lanes: Lane[], cost: number, nowMs: number): Step<S>;
+  step(state: S | undefined, lanes: readonly Lane[], cost: number, nowMs: number): Step<S>;
 }
 
 export interface Step<S> {

@@ -1,3 +1,4 @@
+import { rateLimitTiers } from "../../gen/openapi/enums.js";
 import type { Principal, Tier } from "../auth/principal.js";
 import type { Logger } from "../logger.js";
 import type { AlgorithmName, Outcome } from "./algorithm.js";
@@ -18,6 +19,12 @@ export interface Decision {
   /** Exact seconds to wait (body `retry_after`); 0 when allowed. */
   retryAfter: number;
 }
+
+/**
+ * What metering answers: the decision (null: nothing to say, or the store failed), or a promise of
+ * it when the store must be asked over the network (a Redis charge). Awaiting either works.
+ */
+export type Metered = Decision | null | Promise<Decision | null>;
 
 export interface RateLimitStats {
   algorithm: AlgorithmName;
@@ -48,11 +55,17 @@ export interface RateLimiterOptions {
  */
 export class RateLimiter {
   private readonly tiers: Record<Tier, TierLimits>;
+  /** Each tier's lanes, built once: they are the same for every request. */
+  private readonly lanes: Record<Tier, readonly Lane[]>;
+  private readonly pageLanes: readonly Lane[];
   private readonly counts = { allowed: zeroes(), limited: zeroes(), storeErrors: 0, cleanups: 0 };
   private readonly timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RateLimiterOptions) {
     this.tiers = options.tiers ?? tierLimits;
+    this.lanes = mapTiers((tier) => lanesOf(this.tiers[tier]));
+    const perMinute = options.pagesPerMinute ?? 0;
+    this.pageLanes = [{ limit: perMinute, periodMs: MINUTE_MS, burst: perMinute }];
     if (options.cleanupIntervalMs > 0) {
       this.timer = setInterval(() => void this.sweep(), options.cleanupIntervalMs);
       this.timer.unref();
@@ -64,9 +77,11 @@ export class RateLimiter {
    * gRPC call and WebSocket message) is charged `count` times its path's weight to the caller's
    * tier, a page request to the caller's page budget, an exempt one is not charged and only
    * reported (null when `labelExempt` is off: there is nothing to say). A refused decision is
-   * answered in the words of `refusalMessage` (rate-limited.ts).
+   * answered in the words of `refusalMessage` (rate-limited.ts). The decision itself, not a
+   * promise, when the store can answer at once (see `LimiterStore.consumeNow`): awaiting it costs
+   * an exempt `GET /health` a good part of its limiter overhead (bench/ratelimit.bench.ts).
    */
-  async meter(principal: Principal, req: MeteredRequest, labelExempt = false): Promise<Decision | null> {
+  meter(principal: Principal, req: MeteredRequest, labelExempt = false): Metered {
     switch (requestClass(req)) {
       case "exempt":
         return labelExempt ? this.peek(principal) : null;
@@ -82,15 +97,15 @@ export class RateLimiter {
    * (specs/openapi.yaml info, Rate limiting). Never throws: when the store fails it answers null (let the request through, send
    * no rate-limit headers) and logs, as an outage of Redis must not stop the service.
    */
-  consume(principal: Principal, path: string, weight = weightFor(path)): Promise<Decision | null> {
-    const limits = this.tiers[principal.tier];
-    return this.decide(principal, principal.clientKey, limits.perMinute, lanesOf(limits), weight);
+  consume(principal: Principal, path: string, weight = weightFor(path)): Metered {
+    const { tier } = principal;
+    return this.decide(tier, principal.clientKey, this.tiers[tier].perMinute, this.lanes[tier], weight);
   }
 
   /** The caller's tier figures without charging anything (the exempt paths' headers). */
-  peek(principal: Principal): Promise<Decision | null> {
-    const limits = this.tiers[principal.tier];
-    return this.decide(principal, principal.clientKey, limits.perMinute, lanesOf(limits), 0);
+  peek(principal: Principal): Metered {
+    const { tier } = principal;
+    return this.decide(tier, principal.clientKey, this.tiers[tier].perMinute, this.lanes[tier], 0);
   }
 
   /**
@@ -98,28 +113,34 @@ export class RateLimiter {
    * apart from its API budget so that reloading a page never costs API calls; the tier's figures
    * without a charge when pages are not limited.
    */
-  consumePage(principal: Principal): Promise<Decision | null> {
+  consumePage(principal: Principal): Metered {
     const perMinute = this.options.pagesPerMinute ?? 0;
     if (perMinute === 0) return this.peek(principal);
-    const lane: Lane = { limit: perMinute, periodMs: MINUTE_MS, burst: perMinute };
-    return this.decide(principal, `page:${principal.clientKey}`, perMinute, [lane], 1);
+    return this.decide(principal.tier, `page:${principal.clientKey}`, perMinute, this.pageLanes, 1);
   }
 
-  private async decide(
-    { tier }: Principal,
+  private decide(
+    tier: Tier,
     clientKey: string,
     limit: number,
-    lanes: Lane[],
+    lanes: readonly Lane[],
     weight: number,
-  ): Promise<Decision | null> {
-    let o: Outcome;
+  ): Metered {
+    const { store } = this.options;
+    let known: Outcome | undefined;
     try {
-      o = await this.options.store.consume(clientKey, lanes, weight);
+      known = store.consumeNow(clientKey, lanes, weight);
     } catch (err) {
-      this.counts.storeErrors++;
-      this.options.logger.warn({ err }, "rate-limit store failed; request let through");
-      return null;
+      return this.storeFailed(err);
     }
+    if (known) return this.decision(tier, limit, weight, known);
+    return store.consume(clientKey, lanes, weight).then(
+      (o) => this.decision(tier, limit, weight, o),
+      (err: unknown) => this.storeFailed(err),
+    );
+  }
+
+  private decision(tier: Tier, limit: number, weight: number, o: Outcome): Decision {
     // A look without a charge is not a request let through.
     if (weight > 0) this.counts[o.allowed ? "allowed" : "limited"][tier]++;
     // Built field by field: an object spread here cost several microseconds a request (bench/).
@@ -144,6 +165,12 @@ export class RateLimiter {
     };
   }
 
+  private storeFailed(err: unknown): null {
+    this.counts.storeErrors++;
+    this.options.logger.warn({ err }, "rate-limit store failed; request let through");
+    return null;
+  }
+
   /**
    * The largest weight one charge of `tier` is counted in full: the smallest lane's capacity (a
    * token bucket's burst, a sliding window's limit). `consume` counts a larger weight as that
@@ -152,7 +179,7 @@ export class RateLimiter {
    */
   maxWeight(tier: Tier): number {
     const tokenBucket = this.options.store.algorithm === "token_bucket";
-    return Math.min(...lanesOf(this.tiers[tier]).map((lane) => (tokenBucket ? lane.burst : lane.limit)));
+    return Math.min(...this.lanes[tier].map((lane) => (tokenBucket ? lane.burst : lane.limit)));
   }
 
   /** For the host program and `GET /metrics`: counts since start, clients tracked now. */
@@ -191,5 +218,10 @@ export class RateLimiter {
 const secs = (ms: number) => Math.ceil(ms / 1000);
 
 function zeroes(): Record<Tier, number> {
-  return { anonymous: 0, authenticated: 0, premium: 0, internal: 0 };
+  return mapTiers(() => 0);
+}
+
+/** A value per tier of the spec's list. */
+function mapTiers<T>(valueFor: (tier: Tier) => T): Record<Tier, T> {
+  return Object.fromEntries(rateLimitTiers.map((tier) => [tier, valueFor(tier)])) as Record<Tier, T>;
 }

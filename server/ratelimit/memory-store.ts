@@ -38,7 +38,11 @@ export class MemoryStore implements LimiterStore {
     this.impl = implementations[options.algorithm];
   }
 
-  async consume(clientKey: string, lanes: Lane[], cost: number): Promise<Outcome> {
+  async consume(clientKey: string, lanes: readonly Lane[], cost: number): Promise<Outcome> {
+    return this.consumeNow(clientKey, lanes, cost);
+  }
+
+  consumeNow(clientKey: string, lanes: readonly Lane[], cost: number): Outcome {
     const nowMs = this.options.clock.now().getTime();
     const entry = this.clients.get(clientKey);
     const { state, outcome } = this.impl.step(entry?.state, lanes, cost, nowMs);

@@ -58,7 +58,7 @@ export class RecentStates {
   }
 
   /** What a look at `nowMs` (this process's clock) would answer; undefined when nothing fresh is known. */
-  peek(clientKey: string, lanes: Lane[], nowMs: number): Outcome | undefined {
+  peek(clientKey: string, lanes: readonly Lane[], nowMs: number): Outcome | undefined {
     const recent = this.clients.get(clientKey);
     if (!recent || !this.fresh(recent, nowMs)) return undefined;
     recent.state ??= this.decode(recent.text);

@@ -85,8 +85,8 @@ export class RedisStore implements LimiterStore {
     return new RedisStore(redis as Redis & LimiterCommands, options);
   }
 
-  async consume(clientKey: string, lanes: Lane[], cost: number): Promise<Outcome> {
-    const known = cost === 0 ? this.recent?.peek(clientKey, lanes, this.localMs()) : undefined;
+  async consume(clientKey: string, lanes: readonly Lane[], cost: number): Promise<Outcome> {
+    const known = this.consumeNow(clientKey, lanes, cost);
     if (known) return known;
     const now = this.options.clock ? this.options.clock.now().getTime() : "";
     const args = [now, cost, this.options.staleMs, ...this.laneArgs(lanes)];
@@ -96,6 +96,11 @@ export class RedisStore implements LimiterStore {
     );
     this.recent?.remember(clientKey, state, Number(scriptMs), this.localMs());
     return { allowed: allowed === 1, remaining, resetMs, retryAfterMs };
+  }
+
+  /** A look answered from this instance's recent states; a charge always goes to Redis. */
+  consumeNow(clientKey: string, lanes: readonly Lane[], cost: number): Outcome | undefined {
+    return cost === 0 ? this.recent?.peek(clientKey, lanes, this.localMs()) : undefined;
   }
 
   async trackedClients(): Promise<number> {
@@ -124,7 +129,7 @@ export class RedisStore implements LimiterStore {
     return this.options.clock ? this.options.clock.now().getTime() : performance.now();
   }
 
-  private laneArgs(lanes: Lane[]): number[] {
+  private laneArgs(lanes: readonly Lane[]): number[] {
     if (this.algorithm === "token_bucket") return lanes.flatMap((l) => [l.limit, l.periodMs, l.burst]);
     return [SLOTS, ...lanes.flatMap((l) => [l.limit, l.periodMs])];
   }

@@ -8,7 +8,13 @@ import type { Lane } from "./tiers.js";
 export interface LimiterStore {
   readonly kind: "memory" | "redis";
   readonly algorithm: AlgorithmName;
-  consume(clientKey: string, lanes: Lane[], cost: number): Promise<Outcome>;
+  consume(clientKey: string, lanes: readonly Lane[], cost: number): Promise<Outcome>;
+  /**
+   * What `consume` would answer, when it can be had without waiting: always in memory; in Redis,
+   * for a look (cost 0) that a fresh remembered state answers. Undefined when only `consume` can
+   * tell. Lets a transport answer most requests without a promise (bench/ratelimit.bench.ts).
+   */
+  consumeNow(clientKey: string, lanes: readonly Lane[], cost: number): Outcome | undefined;
   /** How many clients have state; Redis counts keys, so call it rarely (statistics, not per request). */
   trackedClients(): Promise<number>;
   /** Forgets clients idle longer than the stale age (Redis does this itself with key TTLs). */

@@ -159,7 +159,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-async function untilAnswered<T>(f: () => Promise<T | null>): Promise<T> {
+async function untilAnswered<T>(f: () => T | null | Promise<T | null>): Promise<T> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const answer = await f();
     if (answer) return answer;

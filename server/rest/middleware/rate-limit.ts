@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { rateLimitHeaders, rateLimitRefusal, refusalHeaders } from "../../http/rate-limit-answer.js";
+import { rateLimitRefusal, refusalHeaders, setRateLimitHeaders } from "../../http/rate-limit-answer.js";
 import { pageSecurityHeaders } from "../../pages/security-headers.js";
 import { tooManyRequestsPage } from "../../pages/too-many-requests-page.js";
 import type { Decision, RateLimiter } from "../../ratelimit/limiter.js";
@@ -19,14 +19,27 @@ export interface RateLimitOptions {
  * so a refused request costs little.
  */
 export function rateLimit(limiter: RateLimiter, options: RateLimitOptions) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const request = { method: req.method, path: req.path, fetchSite: req.get("sec-fetch-site") };
-    const decision = await limiter.meter(req.principal, request, options.headers);
-    if (!decision) return next();
-    if (!decision.allowed) return sendRateLimited(req, res, decision, options);
-    if (options.headers) res.set(rateLimitHeaders(decision));
-    next();
+  // Applied at once when the limiter answers at once (memory, a Redis look): no promise, no closure.
+  return (req: Request, res: Response, next: NextFunction): Promise<void> | undefined => {
+    const fetchSite = req.headers["sec-fetch-site"] as string | undefined;
+    const request = { method: req.method, path: req.path, fetchSite };
+    const decision = limiter.meter(req.principal, request, options.headers);
+    if (decision instanceof Promise) return decision.then((d) => apply(d, req, res, next, options));
+    apply(decision, req, res, next, options);
+    return undefined;
   };
+}
+
+function apply(
+  decision: Decision | null,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  options: RateLimitOptions,
+): void {
+  if (decision && !decision.allowed) return void sendRateLimited(req, res, decision, options);
+  if (decision && options.headers) setRateLimitHeaders(res, decision);
+  next();
 }
 
 /**
