@@ -130,6 +130,19 @@ describe("redis store", () => {
       expect(decision).toMatchObject({ allowed: true, remaining: 4 });
     });
 
+    it("takes a reply within the freshness bound as /health's ping, and PINGs once it is older", async () => {
+      const clock = new ManualClock();
+      const l = await limiter({ url: redis.url, clock });
+      await redis.command("CONFIG", "RESETSTAT");
+      await l.consume(client(), "/");
+      await l.ping();
+      expect((await redis.commandStats()).ping).toBeUndefined();
+      clock.advance(1000);
+      await l.ping();
+      await l.ping();
+      expect((await redis.commandStats()).ping).toMatchObject({ calls: 1 });
+    });
+
     it("lets requests through, without headers, while Redis is down", async () => {
       const l = await limiter({ url: redis.url });
       await redis.stop();
