@@ -1,15 +1,8 @@
 import type { Clock } from "../clock.js";
 import type { Algorithm, AlgorithmName, Outcome } from "./algorithm.js";
-import { slidingWindow } from "./sliding-window.js";
+import { algorithms } from "./algorithms.js";
 import type { LimiterStore, StoreOptions } from "./store.js";
 import type { Lane } from "./tiers.js";
-import { tokenBucket } from "./token-bucket.js";
-
-/** Each algorithm's TypeScript steps (also what the Redis store's recent states are refilled by). */
-export const implementations: Record<AlgorithmName, Algorithm> = {
-  token_bucket: tokenBucket as Algorithm,
-  sliding_window: slidingWindow as Algorithm,
-};
 
 interface Entry {
   state: unknown;
@@ -35,7 +28,7 @@ export class MemoryStore implements LimiterStore {
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.algorithm = options.algorithm;
-    this.impl = implementations[options.algorithm];
+    this.impl = algorithms[options.algorithm];
   }
 
   async consume(clientKey: string, lanes: readonly Lane[], cost: number): Promise<Outcome> {

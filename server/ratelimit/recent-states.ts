@@ -1,5 +1,5 @@
 import type { Algorithm, AlgorithmName, Outcome } from "./algorithm.js";
-import { implementations } from "./memory-store.js";
+import { algorithms } from "./algorithms.js";
 import type { Lane } from "./tiers.js";
 
 /** A client's state as the Redis script last returned it (on a charge or a look), and when. */
@@ -44,7 +44,7 @@ export class RecentStates {
   private readonly decode: (text: string) => unknown;
 
   constructor(private readonly options: RecentStatesOptions) {
-    this.algorithm = implementations[options.algorithm];
+    this.algorithm = algorithms[options.algorithm];
     this.decode = decoders[options.algorithm];
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jcs } from "../../core/jcs.js";
+import { loadSpec } from "../../server/contract/openapi.js";
 import { CanonicalMembers, canonical, type UnsignedDocument } from "../../server/stamps/canonical-members.js";
 import type { StampDocument } from "../../server/stamps/stamp-repository.js";
 
@@ -82,4 +83,17 @@ describe("CanonicalMembers", () => {
       expect(new CanonicalMembers(unsigned).textWith(signed)).toBe(jcs({ ...unsigned, signatures: signed }));
     },
   );
+
+  // CanonicalMembers names the members itself (in JCS order, for speed): a member the spec adds to
+  // StampDocument must be added there too, or it would be signed and stored without it.
+  it("covers every member the spec gives a stamp document", () => {
+    type Schema = { properties: Record<string, Schema> };
+    const schemas = (loadSpec() as unknown as { components: { schemas: Record<string, Schema> } }).components
+      .schemas;
+    const stampDocument = schemas.StampDocument!;
+    expect([...Object.keys(full), "signatures"].sort()).toEqual(Object.keys(stampDocument.properties).sort());
+    expect(Object.keys(full.document).sort()).toEqual(
+      Object.keys(stampDocument.properties.document!.properties).sort(),
+    );
+  });
 });
