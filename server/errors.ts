@@ -33,6 +33,8 @@ export class ServiceError extends Error {
     message: string,
     readonly reason?: ErrorReason,
     readonly fieldErrors?: FieldError[],
+    /** Whole seconds a client should wait before retrying (`unavailable`, `rate_limited`). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -49,3 +51,11 @@ export const notFound = (message: string, reason?: ErrorReason) =>
   new ServiceError("not_found", message, reason);
 export const conflict = (message: string, reason: ErrorReason) =>
   new ServiceError("conflict", message, reason);
+
+/**
+ * A dependency the request needs does not answer now; every transport answers it as retryable
+ * (REST 503 with `Retry-After`, gRPC UNAVAILABLE with `grpc-retry-pushback-ms`, a WebSocket
+ * `unavailable` error with `retryAfter`).
+ */
+export const unavailable = (message: string, reason: ErrorReason, retryAfter: number) =>
+  new ServiceError("unavailable", message, reason, undefined, retryAfter);

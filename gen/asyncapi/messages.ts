@@ -92,13 +92,15 @@ export interface ClientVerify {
  * - `too_many_subscriptions`: the connection already holds `WS_MAX_SUBSCRIPTIONS` subscriptions.
  * - `not_found`: verify names a stamp that does not exist.
  * - `rate_limited`: the connection's rate-limit bucket is empty; see `retryAfter`.
+ * - `unavailable`: the store does not answer now (PostgreSQL down, stalled or failing over;
+ *   the SQLite disk full); the connection stays open, retry the request after `retryAfter`.
  * - `internal`: unexpected server error; the request may be retried.
  * 
  * A schema violation under `/data/channel` answers `unknown_channel`, under `/data/filters`
  * `invalid_filter`, anywhere else `invalid_message`. The error carries the request's `id` when
  * the frame had a valid one.
  */
-export type ErrorCode = "invalid_json" | "duplicate_member_name" | "invalid_message" | "unknown_type" | "unknown_channel" | "invalid_filter" | "unauthenticated" | "too_many_subscriptions" | "not_found" | "rate_limited" | "internal";
+export type ErrorCode = "invalid_json" | "duplicate_member_name" | "invalid_message" | "unknown_type" | "unknown_channel" | "invalid_filter" | "unauthenticated" | "too_many_subscriptions" | "not_found" | "rate_limited" | "unavailable" | "internal";
 
 export interface ErrorData {
   'code': ErrorCode;
@@ -111,7 +113,7 @@ export interface ErrorData {
    */
   'errors'?: ValidationIssue[];
   /**
-   * Seconds to wait before retrying, with rate_limited.
+   * Seconds to wait before retrying, with rate_limited and unavailable.
    */
   'retryAfter'?: number;
 }

@@ -381,9 +381,10 @@ export const serverMessageSchemas = {
               "too_many_subscriptions",
               "not_found",
               "rate_limited",
+              "unavailable",
               "internal"
             ],
-            "description": "- `invalid_json`: the frame is not a JSON object.\n- `duplicate_member_name`: an object of the frame names a member twice (I-JSON, RFC 7493\n  section 2.3: a reader keeping the first value and one keeping the last would disagree).\n- `invalid_message`: `type` missing or not a string, the message does not match its schema, or it\n  nests objects and arrays deeper than 64 levels.\n- `unknown_type`: `type` is not a client message type.\n- `unknown_channel`: subscribe or unsubscribe names a channel that does not exist.\n- `invalid_filter`: filters do not fit the channel (wrong or missing key, malformed id).\n- `unauthenticated`: user_stamps or user_vaults on a connection without an API key.\n- `too_many_subscriptions`: the connection already holds `WS_MAX_SUBSCRIPTIONS` subscriptions.\n- `not_found`: verify names a stamp that does not exist.\n- `rate_limited`: the connection's rate-limit bucket is empty; see `retryAfter`.\n- `internal`: unexpected server error; the request may be retried.\n\nA schema violation under `/data/channel` answers `unknown_channel`, under `/data/filters`\n`invalid_filter`, anywhere else `invalid_message`. The error carries the request's `id` when\nthe frame had a valid one.\n"
+            "description": "- `invalid_json`: the frame is not a JSON object.\n- `duplicate_member_name`: an object of the frame names a member twice (I-JSON, RFC 7493\n  section 2.3: a reader keeping the first value and one keeping the last would disagree).\n- `invalid_message`: `type` missing or not a string, the message does not match its schema, or it\n  nests objects and arrays deeper than 64 levels.\n- `unknown_type`: `type` is not a client message type.\n- `unknown_channel`: subscribe or unsubscribe names a channel that does not exist.\n- `invalid_filter`: filters do not fit the channel (wrong or missing key, malformed id).\n- `unauthenticated`: user_stamps or user_vaults on a connection without an API key.\n- `too_many_subscriptions`: the connection already holds `WS_MAX_SUBSCRIPTIONS` subscriptions.\n- `not_found`: verify names a stamp that does not exist.\n- `rate_limited`: the connection's rate-limit bucket is empty; see `retryAfter`.\n- `unavailable`: the store does not answer now (PostgreSQL down, stalled or failing over;\n  the SQLite disk full); the connection stays open, retry the request after `retryAfter`.\n- `internal`: unexpected server error; the request may be retried.\n\nA schema violation under `/data/channel` answers `unknown_channel`, under `/data/filters`\n`invalid_filter`, anywhere else `invalid_message`. The error carries the request's `id` when\nthe frame had a valid one.\n"
           },
           "message": {
             "type": "string",
@@ -414,7 +415,7 @@ export const serverMessageSchemas = {
           "retryAfter": {
             "type": "integer",
             "minimum": 1,
-            "description": "Seconds to wait before retrying, with rate_limited."
+            "description": "Seconds to wait before retrying, with rate_limited and unavailable."
           }
         }
       }

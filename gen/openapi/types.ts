@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Whether to route traffic here: 200 `ready` while serving; 503 `starting` while the service starts (the listener answers before migrations finish) and 503 `stopping` from the start of a graceful shutdown (SIGTERM), while in-flight requests finish. The gRPC health services (`grpc.health.v1.Health`, `svc.v1.StampService/HealthCheck`) answer `SERVING` exactly when this answers `ready`. Needs no key; exempt from rate limiting.
+         * @description Whether to route traffic here: 200 `ready` while serving; 503 `starting` while the service starts (the listener answers before migrations finish) and 503 `stopping` from the start of a graceful shutdown (SIGTERM), while in-flight requests finish; 503 `unavailable` while the store does not answer (PostgreSQL down, stalled or failing over; the SQLite disk full), naming it, until it answers again. The gRPC health services (`grpc.health.v1.Health`, `svc.v1.StampService/HealthCheck`) answer `SERVING` exactly when this answers `ready`. Needs no key; exempt from rate limiting.
          */
         get: operations["getReady"];
         put?: never;
@@ -1442,9 +1442,10 @@ export interface components {
          *     | 413 | `payload_too_large` |
          *     | 422 | `timestamp_algorithm_unsupported`, `timestamp_key_revoked`, `fee_receipt_invalid`, `fee_receipt_expired`, `fee_receipt_mismatch`, `fee_insufficient` |
          *     | 501 | `not_implemented` |
+         *     | 503 | `store_unavailable`, `storage_full`, `server_busy` |
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "duplicate_member_name" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "timestamp_key_revoked" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented";
+        ErrorCode: "validation_failed" | "invalid_json" | "duplicate_member_name" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "timestamp_key_revoked" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented" | "store_unavailable" | "storage_full" | "server_busy";
         /** @description The body of every error response except the rate limiter's 429. */
         Error: {
             /** @description What went wrong, for humans. */
@@ -1516,10 +1517,12 @@ export interface components {
         HealthCheckResult: "ok" | "fail";
         ReadyResponse: {
             /**
-             * @description `ready` (200); `starting` or `stopping` (503).
+             * @description `ready` (200); `starting` or `stopping` (503); `unavailable` (503): a dependency this instance needs does not answer (see `unavailable`), and the instance is ready again by itself, without a restart, as soon as it answers.
              * @enum {string}
              */
-            status: "ready" | "starting" | "stopping";
+            status: "ready" | "starting" | "stopping" | "unavailable";
+            /** @description With `unavailable`: the dependencies that do not answer, by name (`store`: PostgreSQL or the SQLite file, `storage`: the disk under the SQLite file is full). */
+            unavailable?: ("store" | "storage")[];
         };
         /** @description Statistics of the WebSocket endpoint since the process started. */
         WsStats: {
@@ -2636,6 +2639,27 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The service cannot answer this request now, and a retry after `Retry-After` seconds may succeed: `store_unavailable` when the database does not answer within `STORE_TIMEOUT_MS` (an outage, a failover, a stalled connection), `storage_full` when the disk holding the embedded database is full (nothing is written, nothing stored is harmed), `server_busy` when the server's memory bound for request bodies is reached. Nothing of the request was stored unless a later read shows it; a retry with the same `Idempotency-Key` is safe. `GET /ready` answers 503 for as long as the store is unreachable. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "the store is unavailable; retry after 2 seconds",
+                 *       "code": "store_unavailable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2724,7 +2748,7 @@ export interface components {
          */
         "X-RateLimit-Tier": components["schemas"]["RateLimitTier"];
         /**
-         * @description Whole seconds (rounded up) to wait before retrying. Always sent on a 429, even when the other rate-limit headers are disabled.
+         * @description Whole seconds (rounded up) to wait before retrying. Always sent on a 429 and a 503, even when the rate-limit headers are disabled.
          * @example 3
          */
         "Retry-After": number;
@@ -2787,6 +2811,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -2864,9 +2889,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
-            /** @description Starting, or shutting down. */
+            /** @description Starting, shutting down, or a dependency it needs does not answer. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2931,6 +2957,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApi: {
@@ -2974,6 +3001,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocs: {
@@ -3010,6 +3038,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRedoc: {
@@ -3044,6 +3073,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDashboard: {
@@ -3078,6 +3108,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDashboardStats: {
@@ -3195,6 +3226,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     searchStamps: {
@@ -3253,6 +3285,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createStamp: {
@@ -3307,6 +3340,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStamp: {
@@ -3343,6 +3377,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStampProof: {
@@ -3380,6 +3415,7 @@ export interface operations {
             409: components["responses"]["NotConfirmed"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStampTimestamp: {
@@ -3419,6 +3455,7 @@ export interface operations {
             422: components["responses"]["TimestampUnsupported"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     verifyStamp: {
@@ -3460,6 +3497,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     verifyStampJson: {
@@ -3495,6 +3533,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVerifyPage: {
@@ -3558,6 +3597,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFingerprint: {
@@ -3595,6 +3635,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     compareFingerprints: {
@@ -3643,6 +3684,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFingerprintProof: {
@@ -3677,6 +3719,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getShadow: {
@@ -3772,6 +3815,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createIdentity: {
@@ -3809,6 +3853,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getIdentity: {
@@ -3853,6 +3898,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPresets: {
@@ -3936,6 +3982,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPreset: {
@@ -3987,6 +4034,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     hashFile: {
@@ -4032,6 +4080,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createVault: {
@@ -4111,6 +4160,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     heartbeatVault: {
@@ -4171,6 +4221,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     batchHeartbeat: {
@@ -4243,6 +4294,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listVaults: {
@@ -4306,6 +4358,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createHeartbeatGroup: {
@@ -4364,6 +4417,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVaultFees: {
@@ -4402,6 +4456,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVault: {
@@ -4459,6 +4514,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     releaseVault: {
@@ -4515,6 +4571,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveVaultKey: {
@@ -4571,6 +4628,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     burnVault: {
@@ -4626,6 +4684,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addVaultMirror: {
@@ -4683,6 +4742,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getExplorerPage: {
@@ -4726,6 +4786,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listExplorerVaults: {
@@ -4785,6 +4846,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getExplorerStats: {
@@ -4825,6 +4887,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWsStats: {
@@ -4870,6 +4933,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogInfo: {
@@ -4909,6 +4973,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogCheckpoint: {
@@ -4945,6 +5010,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogInclusion: {
@@ -4990,6 +5056,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogConsistency: {
@@ -5035,6 +5102,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogTilesCheckpoint: {
@@ -5073,6 +5141,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogTile: {
@@ -5117,6 +5186,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogTile2: {
@@ -5166,6 +5236,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogTile3: {
@@ -5220,6 +5291,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLogTile4: {
@@ -5279,6 +5351,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTsaCertificate: {
@@ -5313,6 +5386,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getKeyRing: {
@@ -5365,6 +5439,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -24,9 +24,18 @@ export const grpcCode: Record<ErrorCode, Code> = {
 export function toConnectError(err: unknown, logger: Logger): ConnectError {
   if (err instanceof ConnectError) return err;
   if (err instanceof RateLimitedError) return rateLimited(err.decision);
-  if (err instanceof ServiceError) return new ConnectError(err.message, grpcCode[err.code]);
+  if (err instanceof ServiceError) return fromServiceError(err);
   logger.error({ err }, "unhandled gRPC error");
   return new ConnectError("internal error", Code.Internal);
+}
+
+/** A domain error's status; an `unavailable` one carries its wait as a pushback, as a 429 does. */
+function fromServiceError(err: ServiceError): ConnectError {
+  const pushback =
+    err.code === "unavailable"
+      ? { "grpc-retry-pushback-ms": String((err.retryAfter ?? 1) * 1000) }
+      : undefined;
+  return new ConnectError(err.message, grpcCode[err.code], pushback);
 }
 
 /**

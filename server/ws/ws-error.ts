@@ -29,6 +29,7 @@ const codeOf: Partial<Record<ServiceError["code"], ErrorCode>> = {
   not_found: "not_found",
   unauthenticated: "unauthenticated",
   rate_limited: "rate_limited",
+  unavailable: "unavailable",
 };
 
 /**
@@ -41,5 +42,5 @@ export function toWsError(err: unknown): WsErrorReply | undefined {
   const code = codeOf[err.code];
   if (!code) return undefined;
   const errors = err.fieldErrors?.map(({ path, message }) => ({ path, message }));
-  return new WsErrorReply(code, err.message, errors);
+  return new WsErrorReply(code, err.message, errors, err.retryAfter);
 }

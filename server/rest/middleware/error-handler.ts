@@ -38,6 +38,7 @@ export function errorHandler(logger: Logger) {
     }
     if (err instanceof ServiceError) {
       if (err.code === "unauthenticated") res.setHeader("WWW-Authenticate", bearerChallenge(err.reason));
+      if (err.code === "unavailable") res.setHeader("Retry-After", String(err.retryAfter ?? 1));
       res.status(httpStatus[err.code]).json(body(err.message, err.reason, err.fieldErrors));
       return;
     }

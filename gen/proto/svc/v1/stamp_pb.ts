@@ -162,7 +162,13 @@
 //   UNAVAILABLE         the server is shutting down (new calls are refused,
 //                       streams still open at the end of the grace period end
 //                       with it), or still starting ("the service is starting;
-//                       retry shortly": health answers NOT_SERVING meanwhile);
+//                       retry shortly": health answers NOT_SERVING meanwhile),
+//                       or the store does not answer within STORE_TIMEOUT_MS
+//                       (PostgreSQL down, stalled or failing over; the SQLite
+//                       disk full: "the store is unavailable", with the wait
+//                       in the grpc-retry-pushback-ms trailer; health answers
+//                       NOT_SERVING until the store answers again), or the
+//                       server's memory bound for request bodies is reached;
 //                       clients may retry, here later or on another instance.
 //   INTERNAL            an unexpected server failure. The message is generic
 //                       and never contains internals (stack traces, SQL, paths).
