@@ -4,12 +4,12 @@ import { wrapMethods } from "./wrap-methods.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: any function
 type AnyFunction = (...args: any[]) => unknown;
-/** The Store's repositories: its object members, apart from its clock and its own methods. */
+/** The Store's repositories: its object members, apart from its clock, availability and methods. */
 type Repository = Exclude<
   {
     [K in keyof Store]-?: Store[K] extends AnyFunction ? never : Store[K] extends object ? K : never;
   }[keyof Store],
-  "clock"
+  "clock" | "availability"
 >;
 
 // Every repository of the Store interface: the Record type makes a new one impossible to forget.

@@ -9,6 +9,7 @@ import type { LogTileRepository } from "../log/log-tile-repository.js";
 import type { ProofRepository } from "../proofs/proof-repository.js";
 import type { StampRepository } from "../stamps/stamp-repository.js";
 import type { VaultRepository } from "../vault/vault-repository.js";
+import type { StoreAvailability } from "./store-availability.js";
 
 /**
  * The storage interface every domain uses. Two implementations pass one shared test suite:
@@ -22,6 +23,8 @@ export interface Store {
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** What of the store does not answer now, and its recovery (readiness reads it). */
+  readonly availability: StoreAvailability;
   /**
    * The database's clock, for stores whose database keeps one every instance shares (PostgreSQL);
    * set by migrate(). Absent: the process clock is the deployment's clock (SQLite).

@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Store } from "../store.js";
+import { StoreAvailability } from "../store-availability.js";
 import { DatabaseClock } from "./database-clock.js";
 import { migrate } from "./migrate.js";
 import { PostgresAnchorRepository } from "./postgres-anchor-repository.js";
@@ -31,6 +32,7 @@ export class PostgresStore implements Store {
   readonly logTiles: PostgresLogTileRepository;
   readonly anchors: PostgresAnchorRepository;
   readonly keyRing: PostgresKeyRingRepository;
+  readonly availability = new StoreAvailability();
   private databaseClock: DatabaseClock | undefined;
 
   constructor(url: string) {

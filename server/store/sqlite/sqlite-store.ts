@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { createPrivateDatabaseFile } from "../file-modes.js";
 import type { Store } from "../store.js";
+import { StoreAvailability } from "../store-availability.js";
 import { beginTransactionsImmediately, openConnection } from "./connection.js";
 import { SqliteAnchorRepository } from "./sqlite-anchor-repository.js";
 import { SqliteAuthRepository } from "./sqlite-auth-repository.js";
@@ -33,6 +34,7 @@ export class SqliteStore implements Store {
   readonly logTiles: SqliteLogTileRepository;
   readonly anchors: SqliteAnchorRepository;
   readonly keyRing: SqliteKeyRingRepository;
+  readonly availability = new StoreAvailability();
 
   /** `writerThread`: commit stamp groups on a thread of their own (SQLITE_WRITER_THREAD; files only). */
   constructor(
