@@ -81,9 +81,9 @@ describe("the TCP proxy of the fault tests", () => {
     expect(await receivedWithin(open, 200)).toBe("");
     expect(await receivedWithin(opened, 50)).toBe("");
     expect(open.destroyed).toBe(false);
-    const late = [once(open, "data"), once(opened, "data")];
+    const late = Promise.all([once(open, "data"), once(opened, "data")]);
     await proxy.restore();
-    const [[held], [queued]] = await Promise.all(late);
+    const [[held], [queued]] = await late;
     expect(String(held)).toBe("held");
     expect(String(queued)).toBe("queued");
     open.destroy();
