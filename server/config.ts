@@ -57,12 +57,20 @@ export const configSchema = z
       .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (256 bits)")
       .optional(),
     DATABASE_URL: z.string().optional(),
+    // PostgreSQL's deadline for connecting, waiting for a pooled connection and each query
+    // (server/store/postgres/guarded-pool.ts): past it the request answers 503 store_unavailable.
+    STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    // The Retry-After (seconds) of a 503 store_unavailable or storage_full answer.
+    STORE_RETRY_AFTER_SECONDS: positiveInt.max(3600).default(2),
     // SQLite: commit stamp groups on a thread of their own (server/store/sqlite/stamp-writer.ts);
     // off commits them on the event loop, which costs less CPU where no core is free for it.
     SQLITE_WRITER_THREAD: bool.default(true),
     REDIS_URL: z.string().optional(),
     // Put before every Redis key, so deployments can share one Redis.
     REDIS_PREFIX: z.string().default("stampd:"),
+    // Every Redis connection's deadline for connecting, for each command and for a socket that
+    // owes a reply (server/redis-client.ts): a stalled Redis costs a request at most this long.
+    REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
     // Rate limiting (docs/design.md "Rate limiting").
     RATE_LIMIT_ENABLED: bool.default(true),
     RATE_LIMIT_ALGORITHM: z.enum(algorithms).default("token_bucket"),
@@ -73,6 +81,9 @@ export const configSchema = z
     // Redis store: how long what this instance last read of a client may answer the headers of its
     // exempt requests without a round trip (server/ratelimit/recent-states.ts); 0 = always ask.
     RATE_LIMIT_PEEK_FRESHNESS_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    // What the limiter does while Redis does not answer (server/ratelimit/redis-store.ts): `local`
+    // limits each client with this instance's memory, `open` lets every request through unlimited.
+    RATE_LIMIT_REDIS_FAILURE: z.enum(["local", "open"]).default("local"),
     // Pages people reload (the verification page, the dashboard and its data) have a budget of
     // their own per client, apart from the API's (server/ratelimit/paths.ts); 0 = not limited.
     PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(120),
@@ -93,6 +104,9 @@ export const configSchema = z
     MAX_FINGERPRINT_JSON_BYTES: positiveInt.default(64 * 1024 * 1024),
     // JSON bodies above MAX_JSON_BYTES read at once per client address (server/rest/middleware/large-bodies.ts).
     MAX_LARGE_BODIES_PER_CLIENT: positiveInt.default(1),
+    // Decoded bytes of those bodies held at once, all clients together: a parsed fingerprint takes
+    // about four times its JSON, so 64 MiB of them fit a 512 MiB container (docs/operations.md).
+    MAX_LARGE_BODY_BYTES_TOTAL: positiveInt.default(64 * 1024 * 1024),
     // Multipart forms (server/rest/uploads/uploads.ts): text fields per form and bytes per text field.
     MAX_FORM_FIELDS: positiveInt.default(16),
     MAX_FORM_FIELD_BYTES: positiveInt.default(1024 * 1024),
@@ -113,6 +127,10 @@ export const configSchema = z
     GRPC_MAX_CONCURRENT_STREAMS: positiveInt.default(100),
     GRPC_MAX_MESSAGE_BYTES: positiveInt.default(4 * 1024 * 1024),
     GRPC_IDLE_TIMEOUT_MS: positiveInt.default(300_000),
+    // Calls one client address has open at once over all its connections (server/grpc/open-calls.ts),
+    // and how long a call may send nothing before its request ends: silent calls cost memory.
+    GRPC_MAX_CALLS_PER_CLIENT: positiveInt.default(100),
+    GRPC_CALL_IDLE_TIMEOUT_MS: positiveInt.default(60_000),
     // WebSocket (specs/asyncapi.yaml, "Limits and keep-alive").
     WS_PING_INTERVAL_MS: positiveInt.default(30_000),
     WS_MAX_PAYLOAD: positiveInt.default(64 * 1024),
@@ -144,6 +162,8 @@ export const configSchema = z
         "each key must be ed25519:<64 hex>",
       )
       .optional(),
+    FEE_RECEIPT_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).default(300),
+    FEE_RECEIPT_MAX_AGE_SECONDS: positiveInt.default(2_592_000),
     VALIDATE_RESPONSES: bool.optional(),
     // Whose X-Forwarded-For / X-Real-IP are believed. `none` (the default): nobody's, since any
     // local process (a sidecar, a tunnel) could otherwise choose its own client address.
@@ -192,6 +212,11 @@ export const configSchema = z
     // Node refuses a headers timeout above the request timeout, which includes the headers.
     path: ["HTTP_HEADERS_TIMEOUT_MS"],
     message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
+  })
+  .refine((c) => c.MAX_LARGE_BODY_BYTES_TOTAL >= c.MAX_FINGERPRINT_JSON_BYTES, {
+    // A body larger than the whole allowance could never be read: every such request would be a 503.
+    path: ["MAX_LARGE_BODY_BYTES_TOTAL"],
+    message: "must be at least MAX_FINGERPRINT_JSON_BYTES",
   })
   .refine((c) => c.LOG_TILES_S3_BUCKET || !Object.entries(c).some(([k, v]) => s3Settings.has(k) && v), {
     path: ["LOG_TILES_S3_BUCKET"],
