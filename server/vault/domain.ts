@@ -28,7 +28,7 @@ export type VaultPorts = Pick<AppContext, "config" | "logger" | "clock" | "store
 export function createVaultDomain({ config, logger, clock, store, events }: VaultPorts): VaultDomain {
   checkVaultConfig(config, logger);
   const fees = feeSchedule(config);
-  const receipts = new ReceiptChecker(fees, trustedIssuers(config, logger), clock);
+  const receipts = new ReceiptChecker(fees, trustedIssuers(config, logger), clock, config);
   const locks = new VaultLocks();
   const deps: VaultDeps = { settings: config, clock, repo: store.vaults, events, fees, receipts, locks };
   return {

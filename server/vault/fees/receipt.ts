@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseIJson } from "../../../core/i-json.js";
 import { jcs } from "../../../core/jcs.js";
 import { type Signer, verifyEd25519 } from "../../keys/ed25519.js";
 import { amountPattern } from "./decimal.js";
@@ -42,15 +43,19 @@ export function decodeReceipt(text: string): DecodedReceipt | undefined {
   return { payloadBytes: Buffer.from(match[1]!, "base64url"), signatureHex: signature.toString("hex") };
 }
 
-/** True when any of `issuers` (`ed25519:<hex>`) signed the payload. */
-export function signedByAny(receipt: DecodedReceipt, issuers: string[]): boolean {
-  return issuers.some((key) => verifyEd25519(key, receipt.payloadBytes, receipt.signatureHex));
+/** Which of `issuers` (`ed25519:<hex>`) signed the payload; undefined when none did. */
+export function issuerOf(receipt: DecodedReceipt, issuers: string[]): string | undefined {
+  return issuers.find((key) => verifyEd25519(key, receipt.payloadBytes, receipt.signatureHex));
 }
 
-/** The payload, once its signature is trusted; undefined when it is not the receipt object. */
+/**
+ * The payload, once its signature is trusted; undefined when it is not the receipt object. Read
+ * as I-JSON (core/i-json.ts): a payload naming `amount` twice would show JSON.parse the last one
+ * and the issuer's own reader perhaps the first, so the amount paid would depend on who reads it.
+ */
 export function parsePayload(bytes: Buffer): ReceiptPayload | undefined {
   try {
-    const parsed = receiptPayloadSchema.safeParse(JSON.parse(bytes.toString("utf8")));
+    const parsed = receiptPayloadSchema.safeParse(parseIJson(bytes.toString("utf8")));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
