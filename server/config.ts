@@ -56,6 +56,10 @@ export const configSchema = z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (256 bits)")
       .optional(),
+    // A command printing the at-rest key (a KMS or secret manager's client), run by /bin/sh -c at
+    // start (server/keys/service-keys.ts); past its timeout the start stops with one line.
+    AT_REST_KEY_COMMAND: z.string().min(1).optional(),
+    AT_REST_KEY_COMMAND_TIMEOUT_SECONDS: positiveInt.max(600).default(30),
     DATABASE_URL: z.string().optional(),
     // PostgreSQL's deadline for connecting, waiting for a pooled connection and each query
     // (server/store/postgres/guarded-pool.ts): past it the request answers 503 store_unavailable.

@@ -24,7 +24,8 @@ const toProto = (ready: boolean) => (ready ? Status.SERVING : Status.NOT_SERVING
 
 /**
  * The standard grpc.health.v1.Health service (Check and Watch), for orchestrators' probes: SERVING
- * exactly while the service is ready (not while starting, nor once a graceful shutdown began).
+ * exactly while the service is ready (not while starting, nor while its store does not answer, nor
+ * once a graceful shutdown began).
  */
 export function healthRoutes(readiness: Readiness) {
   return (router: ConnectRouter) =>
@@ -41,10 +42,10 @@ export function healthRoutes(readiness: Readiness) {
           yield create(HealthCheckResponseSchema, { status: Status.SERVICE_UNKNOWN });
           return;
         }
-        // starting and stopping are both NOT_SERVING: Watch sends changes of the status only.
+        // starting, stopping and unavailable are all NOT_SERVING: Watch sends changes of it only.
         let last: boolean | undefined;
-        for await (const phase of readiness.watch(ctx.signal)) {
-          const ready = phase === "ready";
+        for await (const status of readiness.watch(ctx.signal)) {
+          const ready = status === "ready";
           if (ready === last) continue;
           last = ready;
           yield create(HealthCheckResponseSchema, { status: toProto(ready) });

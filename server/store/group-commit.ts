@@ -1,3 +1,5 @@
+import { ServiceError } from "../errors.js";
+
 /** Writes the rows of a group of writes in one transaction; returns (or resolves) once committed. */
 export type CommitGroup<T> = (rows: T[]) => void | Promise<void>;
 
@@ -19,7 +21,7 @@ const MAX_GROUP_ROWS = 10_000;
  * after the transaction holding its rows has committed: durable when acknowledged.
  *
  * When a group fails, each of its writes is retried in a transaction of its own, so one bad write
- * (a constraint it breaks) fails only its own caller.
+ * (a constraint it breaks) fails only its own caller; when the store is unavailable, all fail at once.
  */
 export class GroupCommit<T> {
   private queue: Waiting<T>[] = [];
@@ -73,8 +75,12 @@ export class GroupCommit<T> {
       this.commits++;
       for (const w of group) w.resolve();
     } catch (err) {
-      if (group.length === 1) group[0]!.reject(err);
+      // A store that cannot be reached or written fails every write alike: retrying them one by
+      // one would wait out its deadline once per write.
+      if (group.length === 1 || isUnavailable(err)) for (const w of group) w.reject(err);
       else for (const w of group) await this.write([w]);
     }
   }
 }
+
+const isUnavailable = (err: unknown) => err instanceof ServiceError && err.code === "unavailable";

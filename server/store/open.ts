@@ -11,13 +11,17 @@ import type { Store } from "./store.js";
  * keep it in memory. DATA_DIR is created first, 0700, as it holds keys with either store.
  */
 export async function openStore(
-  config: Pick<Config, "DATA_DIR" | "DATABASE_URL"> & Partial<Pick<Config, "SQLITE_WRITER_THREAD">>,
+  config: Pick<Config, "DATA_DIR" | "DATABASE_URL"> &
+    Partial<Pick<Config, "SQLITE_WRITER_THREAD" | "STORE_TIMEOUT_MS" | "STORE_RETRY_AFTER_SECONDS">>,
 ): Promise<Store> {
   createPrivateFolder(config.DATA_DIR);
   const path = sqlitePath(config);
   if (path !== undefined) return new SqliteStore(path, { writerThread: config.SQLITE_WRITER_THREAD ?? true });
   const { PostgresStore } = await import("./postgres/postgres-store.js");
-  return new PostgresStore(config.DATABASE_URL!);
+  return new PostgresStore(config.DATABASE_URL!, {
+    timeoutMs: config.STORE_TIMEOUT_MS ?? 5000,
+    retryAfterSeconds: config.STORE_RETRY_AFTER_SECONDS ?? 2,
+  });
 }
 
 /** The SQLite database file the configuration names, or undefined for PostgreSQL. */

@@ -5,8 +5,13 @@ import { VERSION } from "../../version.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
 
-/** GET /health (checks) and GET /ready (readiness). */
-export function healthHandlers(checks: HealthChecks, readiness: Readiness, clock: Clock): Handlers {
+/** GET /health (checks) and GET /ready (readiness; a 503 says when to ask again, in seconds). */
+export function healthHandlers(
+  checks: HealthChecks,
+  readiness: Readiness,
+  clock: Clock,
+  retryAfterSeconds: number,
+): Handlers {
   return {
     getHealth: async (_req, res) => {
       const report = await checks.report();
@@ -15,9 +20,15 @@ export function healthHandlers(checks: HealthChecks, readiness: Readiness, clock
       else sendJson(res, "getHealth", 200, body);
     },
     getReady: (_req, res) => {
-      const status = readiness.phase;
-      if (status === "ready") sendJson(res, "getReady", 200, { status });
-      else sendJson(res, "getReady", 503, { status });
+      const status = readiness.status;
+      if (status === "ready") {
+        sendJson(res, "getReady", 200, { status });
+        return;
+      }
+      res.setHeader("Retry-After", String(retryAfterSeconds));
+      if (status === "unavailable") {
+        sendJson(res, "getReady", 503, { status, unavailable: [...readiness.unavailable] });
+      } else sendJson(res, "getReady", 503, { status });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
-import type pg from "pg";
+import pg from "pg";
 import { inTransaction } from "./transaction.js";
 
 const migrationsDir = new URL("./migrations/", import.meta.url);
@@ -12,9 +12,15 @@ const lockArgs = "$1::int, hashtext(current_schema())";
 /**
  * Applies the numbered files of `migrations/` not yet recorded in `schema_migrations`, each in its
  * own transaction, while holding the advisory lock; safe when several instances start at once.
+ * It runs on a connection of its own, outside the pool, so that neither a long migration nor the
+ * wait for another instance's lock meets the pool's per-query deadline.
  */
-export async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+export async function migrate(url: string, connectTimeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  // A socket that dies mid-migration fails the query in flight; without a listener it would also
+  // end the process.
+  client.on("error", () => {});
+  await client.connect();
   try {
     await client.query(`SELECT pg_advisory_lock(${lockArgs})`, [lockClass]);
     try {
@@ -23,11 +29,11 @@ export async function migrate(pool: pg.Pool): Promise<void> {
       await client.query(`SELECT pg_advisory_unlock(${lockArgs})`, [lockClass]);
     }
   } finally {
-    client.release();
+    await client.end().catch(() => {});
   }
 }
 
-async function applyPending(client: pg.PoolClient): Promise<void> {
+async function applyPending(client: pg.ClientBase): Promise<void> {
   await client.query(
     "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)",
   );

@@ -1,7 +1,7 @@
-import pg from "pg";
 import type { Store } from "../store.js";
 import { StoreAvailability } from "../store-availability.js";
 import { DatabaseClock } from "./database-clock.js";
+import { GuardedPool, type PoolDeadlines } from "./guarded-pool.js";
 import { migrate } from "./migrate.js";
 import { PostgresAnchorRepository } from "./postgres-anchor-repository.js";
 import { PostgresAuthRepository } from "./postgres-auth-repository.js";
@@ -14,6 +14,9 @@ import { PostgresProofRepository } from "./postgres-proof-repository.js";
 import { PostgresStampRepository } from "./postgres-stamp-repository.js";
 import { PostgresVaultRepository } from "./postgres-vault-repository.js";
 
+/** STORE_TIMEOUT_MS and STORE_RETRY_AFTER_SECONDS's defaults (server/config.ts). */
+const defaultDeadlines: PoolDeadlines = { timeoutMs: 5000, retryAfterSeconds: 2 };
+
 /**
  * The scale-out store: one PostgreSQL database shared by every instance, through a `pg` connection
  * pool. `DATABASE_URL` is a libpq-style URL; its `options` parameter may set the schema
@@ -21,7 +24,7 @@ import { PostgresVaultRepository } from "./postgres-vault-repository.js";
  */
 export class PostgresStore implements Store {
   readonly kind = "postgres" as const;
-  readonly pool: pg.Pool;
+  readonly pool: GuardedPool;
   readonly auth: PostgresAuthRepository;
   readonly stamps: PostgresStampRepository;
   readonly identities: PostgresIdentityRepository;
@@ -35,11 +38,11 @@ export class PostgresStore implements Store {
   readonly availability = new StoreAvailability();
   private databaseClock: DatabaseClock | undefined;
 
-  constructor(url: string) {
-    this.pool = new pg.Pool({ connectionString: url });
-    // An idle connection the server drops emits here; without a listener it would crash the
-    // process. The pool replaces it, and the next query on it reports any lasting outage.
-    this.pool.on("error", () => {});
+  constructor(
+    private readonly url: string,
+    private readonly deadlines: PoolDeadlines = defaultDeadlines,
+  ) {
+    this.pool = new GuardedPool(url, this.availability, deadlines);
     this.auth = new PostgresAuthRepository(this.pool);
     this.stamps = new PostgresStampRepository(this.pool);
     this.identities = new PostgresIdentityRepository(this.pool);
@@ -58,7 +61,7 @@ export class PostgresStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    await migrate(this.pool);
+    await migrate(this.url, this.deadlines.timeoutMs);
     this.databaseClock ??= await DatabaseClock.start(this.pool);
   }
 
@@ -69,6 +72,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.stamps.writes.drain();
     this.databaseClock?.stop();
+    this.availability.stop();
     if (!this.pool.ending) await this.pool.end();
   }
 }
