@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "../logger.js";
+import { createRedisClient } from "../redis-client.js";
 import type { DomainEvent, EventBus, EventType, Listener } from "./bus.js";
 import { MemoryEventBus } from "./memory-bus.js";
 
@@ -9,6 +10,8 @@ export interface RedisBusOptions {
   /** `REDIS_PREFIX`: the channel is `<prefix>events`, so deployments sharing a Redis stay apart. */
   prefix: string;
   logger: Logger;
+  /** `REDIS_TIMEOUT_MS`: connecting, each publish and ping (server/redis-client.ts). */
+  timeoutMs: number;
 }
 
 /** What crosses Redis: the event and the instance that published it. */
@@ -23,7 +26,11 @@ interface Envelope {
  * delivers what arrives from the others and skips its own echo. So each instance delivers each
  * event exactly once, local delivery keeps the in-process bus's order and timing, and a Redis outage
  * costs only the other instances' copies. Pub/sub is at most once: an instance that is disconnected
- * when an event is published never gets it (the WebSocket contract promises no replay).
+ * when an event is published never gets it (the WebSocket contract promises no replay), and an event
+ * published while Redis does not answer reaches no other instance (publishing fails at once, or
+ * after `REDIS_TIMEOUT_MS` when Redis is silent, and is not retried). Both connections reconnect by
+ * themselves and the subscriber subscribes again (ioredis's `autoResubscribe`), so delivery resumes
+ * without a restart (docs/operations.md "When a dependency fails").
  */
 export class RedisEventBus implements EventBus {
   /** Unique per process start, so a restarted instance never mistakes another's events for its own. */
@@ -43,13 +50,11 @@ export class RedisEventBus implements EventBus {
 
   /** Connects and subscribes before resolving, so no event published after start is missed. */
   static async connect(options: RedisBusOptions): Promise<RedisEventBus> {
-    // No offline queue: while Redis is away, publishing fails at once instead of piling up events.
-    const publisher = new Redis(options.url, { lazyConnect: true, enableOfflineQueue: false });
-    const subscriber = publisher.duplicate();
-    for (const redis of [publisher, subscriber]) {
-      // ioredis reconnects (and re-subscribes) by itself; each failed attempt lands here.
-      redis.on("error", (err) => options.logger.warn({ err }, "event bus Redis connection failed"));
-    }
+    // No offline queue (server/redis-client.ts): while Redis is away, publishing fails at once
+    // instead of piling up events.
+    const { url, timeoutMs, logger } = options;
+    const publisher = createRedisClient({ url, timeoutMs, logger, purpose: "event bus" });
+    const subscriber = createRedisClient({ url, timeoutMs, logger, purpose: "event bus subscriber" });
     const bus = new RedisEventBus(publisher, subscriber, options);
     try {
       await Promise.all([publisher.connect(), subscriber.connect()]);
@@ -76,10 +81,14 @@ export class RedisEventBus implements EventBus {
     return this.local.subscribe(listener);
   }
 
-  /** The subscription must be connected (or other instances' events are lost) and Redis must answer. */
+  /**
+   * The subscription must be connected (or other instances' events are lost) and both connections
+   * must answer. The subscriber's PING is also what finds a subscription that went silent: it
+   * sends nothing else, so only a reply it owes lets `socketTimeout` close and resubscribe it.
+   */
   async ping(): Promise<void> {
     if (this.subscriber.status !== "ready") throw new Error("the event subscription is not connected");
-    await this.publisher.ping();
+    await Promise.all([this.publisher.ping(), this.subscriber.ping()]);
   }
 
   async close(): Promise<void> {

@@ -31,29 +31,33 @@ export async function openRateLimiter(
 }
 
 /**
- * Redis when `REDIS_URL` is set, so instances share limits; this process's memory otherwise. The
- * Redis client is imported only then.
+ * Redis when `REDIS_URL` is set, so instances share limits, with this process's memory standing in
+ * while Redis does not answer unless `RATE_LIMIT_REDIS_FAILURE` is `open`; this process's memory
+ * otherwise. The Redis client is imported only then.
  */
 async function openLimiterStore(
   config: Config,
   { logger, clock }: OpenLimiterOptions,
 ): Promise<LimiterStore> {
-  const common = { algorithm: config.RATE_LIMIT_ALGORITHM, staleMs: config.RATE_LIMIT_STALE_SECONDS * 1000 };
-  if (config.REDIS_URL) {
-    const { RedisStore } = await import("./redis-store.js");
-    return RedisStore.connect({
-      ...common,
-      url: config.REDIS_URL,
-      prefix: config.REDIS_PREFIX,
-      clock,
-      logger,
-      peekFreshnessMs: config.RATE_LIMIT_PEEK_FRESHNESS_MS,
+  const memory = () =>
+    new MemoryStore({
+      algorithm: config.RATE_LIMIT_ALGORITHM,
+      staleMs: config.RATE_LIMIT_STALE_SECONDS * 1000,
+      clock: clock ?? systemClock,
       maxClients: config.RATE_LIMIT_MAX_TRACKED_CLIENTS,
     });
-  }
-  return new MemoryStore({
-    ...common,
-    clock: clock ?? systemClock,
+  if (!config.REDIS_URL) return memory();
+  const { RedisStore } = await import("./redis-store.js");
+  return RedisStore.connect({
+    algorithm: config.RATE_LIMIT_ALGORITHM,
+    staleMs: config.RATE_LIMIT_STALE_SECONDS * 1000,
+    url: config.REDIS_URL,
+    prefix: config.REDIS_PREFIX,
+    clock,
+    logger,
+    peekFreshnessMs: config.RATE_LIMIT_PEEK_FRESHNESS_MS,
     maxClients: config.RATE_LIMIT_MAX_TRACKED_CLIENTS,
+    timeoutMs: config.REDIS_TIMEOUT_MS,
+    fallback: config.RATE_LIMIT_REDIS_FAILURE === "local" ? memory() : undefined,
   });
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
+import { createRedisClient } from "../redis-client.js";
 import type { AlgorithmName, Outcome } from "./algorithm.js";
 import { RecentStates } from "./recent-states.js";
 import { SLOTS } from "./sliding-window.js";
@@ -27,6 +28,13 @@ export interface RedisStoreOptions extends StoreOptions {
   peekFreshnessMs: number;
   /** At most this many clients' states remembered for looks (`RATE_LIMIT_MAX_TRACKED_CLIENTS`). */
   maxClients: number;
+  /** `REDIS_TIMEOUT_MS`: connecting and each command (server/redis-client.ts). */
+  timeoutMs: number;
+  /**
+   * Answers while Redis does not (`RATE_LIMIT_REDIS_FAILURE=local`: this instance's memory); none
+   * (`open`): the charge fails and the limiter lets the request through unlimited.
+   */
+  fallback?: LimiterStore;
 }
 
 type Reply = [
@@ -50,6 +58,10 @@ interface LimiterCommands {
  * without a charge (cost 0: an exempt request's headers) is answered from what this instance read
  * last for the client when that is fresh enough (recent-states.ts): without it every `GET /health`
  * paid a round trip for its headers alone (bench/ratelimit.bench.ts).
+ *
+ * While Redis does not answer (refused, reset, or silent past `REDIS_TIMEOUT_MS`, after which the
+ * client reconnects) the fallback store answers instead, at once while the connection is down, so
+ * an outage neither fails nor holds a request (docs/operations.md "When a dependency fails").
  */
 export class RedisStore implements LimiterStore {
   readonly kind = "redis";
@@ -58,6 +70,8 @@ export class RedisStore implements LimiterStore {
   private readonly recent: RecentStates | undefined;
   /** This process's clock (`localMs`) when Redis last answered on this connection. */
   private answeredMs = Number.NEGATIVE_INFINITY;
+  /** Whether the last charge went to the fallback: one log line per outage, not one per request. */
+  private fellBack = false;
 
   private constructor(
     private readonly redis: Redis & LimiterCommands,
@@ -70,15 +84,8 @@ export class RedisStore implements LimiterStore {
 
   /** Connects first, so a wrong `REDIS_URL` stops the start rather than the first request. */
   static async connect(options: RedisStoreOptions): Promise<RedisStore> {
-    const redis = new Redis(options.url, {
-      lazyConnect: true,
-      // Fail fast while Redis is away: the limiter lets requests through rather than queue them.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 1000,
-    });
-    // ioredis keeps reconnecting in the background; each failed attempt lands here, not on stderr.
-    redis.on("error", (err) => options.logger.warn({ err }, "rate-limit Redis connection failed"));
+    const { url, timeoutMs, logger } = options;
+    const redis = createRedisClient({ url, timeoutMs, logger, purpose: "rate-limit" });
     redis.defineCommand("ratelimit", { numberOfKeys: 1, lua: scripts[options.algorithm] });
     await redis.connect().catch((err) => {
       redis.disconnect();
@@ -90,6 +97,33 @@ export class RedisStore implements LimiterStore {
   async consume(clientKey: string, lanes: readonly Lane[], cost: number): Promise<Outcome> {
     const known = this.consumeNow(clientKey, lanes, cost);
     if (known) return known;
+    let outcome: Outcome;
+    try {
+      outcome = await this.charge(clientKey, lanes, cost);
+    } catch (err) {
+      const { fallback } = this.options;
+      if (!fallback) throw err;
+      this.fallingBack(err);
+      return fallback.consume(clientKey, lanes, cost);
+    }
+    this.answered();
+    return outcome;
+  }
+
+  /**
+   * A look answered from this instance's recent states; a charge always goes to Redis, or, while
+   * the connection is down, to the fallback at once.
+   */
+  consumeNow(clientKey: string, lanes: readonly Lane[], cost: number): Outcome | undefined {
+    const { fallback } = this.options;
+    if (fallback && this.redis.status !== "ready") {
+      this.fallingBack(new Error(`the rate-limit Redis connection is ${this.redis.status}`));
+      return fallback.consumeNow(clientKey, lanes, cost);
+    }
+    return cost === 0 ? this.recent?.peek(clientKey, lanes, this.localMs()) : undefined;
+  }
+
+  private async charge(clientKey: string, lanes: readonly Lane[], cost: number): Promise<Outcome> {
     const now = this.options.clock ? this.options.clock.now().getTime() : "";
     const args = [now, cost, this.options.staleMs, ...this.laneArgs(lanes)];
     const [allowed, remaining, resetMs, retryAfterMs, scriptMs, state] = await this.redis.ratelimit(
@@ -101,9 +135,16 @@ export class RedisStore implements LimiterStore {
     return { allowed: allowed === 1, remaining, resetMs, retryAfterMs };
   }
 
-  /** A look answered from this instance's recent states; a charge always goes to Redis. */
-  consumeNow(clientKey: string, lanes: readonly Lane[], cost: number): Outcome | undefined {
-    return cost === 0 ? this.recent?.peek(clientKey, lanes, this.localMs()) : undefined;
+  private fallingBack(err: unknown): void {
+    if (this.fellBack) return;
+    this.fellBack = true;
+    this.options.logger.warn({ err }, "rate limits are this instance's alone until Redis answers");
+  }
+
+  private answered(): void {
+    if (!this.fellBack) return;
+    this.fellBack = false;
+    this.options.logger.info("rate limits are shared through Redis again");
   }
 
   async trackedClients(): Promise<number> {
@@ -113,8 +154,9 @@ export class RedisStore implements LimiterStore {
     return count;
   }
 
+  /** Redis forgets by itself (every write sets the key's TTL to the stale age); the fallback does not. */
   async sweep(): Promise<void> {
-    // Nothing to do: every write sets the key's TTL to the stale age.
+    await this.options.fallback?.sweep();
   }
 
   /**
@@ -132,6 +174,7 @@ export class RedisStore implements LimiterStore {
 
   async close(): Promise<void> {
     this.recent?.clear();
+    await this.options.fallback?.close();
     // QUIT needs a live connection; without one there is nothing to flush.
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

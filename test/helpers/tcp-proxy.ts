@@ -103,10 +103,11 @@ export async function startTcpProxy(options: { target: ProxyTarget }): Promise<T
       }
     },
     async restore() {
-      const was = mode;
+      const stalled = mode === "stall";
       mode = "forward";
-      if (was === "cut") await listen(server, port);
-      if (was !== "stall") return;
+      if (!server.listening) await listen(server, port);
+      // Only a stall left pairs unpiped: piping a forwarding pair again would send its data twice.
+      if (!stalled) return;
       for (const pair of pairs) {
         if (pair.upstream) link(pair);
         else connectUpstream(pair);

@@ -30,6 +30,7 @@ export function connect(options: ConnectOptions = {}): Promise<RedisStore> {
     logger,
     peekFreshnessMs: options.peekFreshnessMs ?? 1000,
     maxClients: 10_000,
+    timeoutMs: 1000,
   });
 }
 
