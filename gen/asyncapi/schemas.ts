@@ -564,7 +564,7 @@ export const serverMessageSchemas = {
             "properties": {
               "primeSignature": {
                 "type": "string",
-                "description": "The service's Ed25519 signature over the 32 bytes of the batch Merkle root, 128 hex digits (gRPC `Proof.prime_signature`)."
+                "description": "The service's Ed25519 signature over the batch (`stampd.proof-batch/v2`: its id, root, sealed_at and tree_size, which `GET /stamps/{stamp_id}/proof` gives; batches sealed before that version: the 32 bytes of the Merkle root alone), 128 hex digits (gRPC `Proof.prime_signature`)."
               },
               "merkleRoot": {
                 "type": "string",

@@ -269,7 +269,11 @@ export interface paths {
          *       stamp document's RFC 8785 canonical UTF-8 bytes (signatures included);
          *     - `merkle_proof`: the RFC 6962 audit path from the leaf (index `leaf_index`) to
          *       `batch.root` in a tree of `batch.tree_size` leaves;
-         *     - `batch.signature`: the service's Ed25519 signature over the 32 raw bytes of `batch.root`;
+         *     - `batch.signature`: the service's Ed25519 signature over the batch: the UTF-8 bytes of
+         *       `stampd.proof-batch/v2` and a line feed, then the RFC 8785 text of
+         *       `{"id", "root", "sealed_at", "tree_size"}` as `batch` holds them (version 2). Batches
+         *       sealed before it carry a version 1 signature over the 32 raw bytes of `batch.root`
+         *       only, which leaves `tree_size`, `sealed_at` and `id` unsigned: a verifier reports them so;
          *     - `log`: the inclusion proof of the batch root (log leaf data: the 32 root bytes) in the
          *       signed checkpoint `log.checkpoint`; null until a checkpoint covers the batch;
          *     - `anchors`: each requested anchor's state; a confirmed `rfc3161` anchor carries the
@@ -1784,7 +1788,7 @@ export interface components {
             tree_size: number;
             /** @description RFC 6962 Merkle Tree Hash of the batch (gRPC `Proof.merkle_root`). */
             root: components["schemas"]["Digest"];
-            /** @description The service's Ed25519 signature over the 32 bytes of `root` (gRPC `Proof.prime_signature`). */
+            /** @description The service's Ed25519 signature over `stampd.proof-batch/v2`, a line feed and the RFC 8785 text of this object's `id`, `root`, `sealed_at` and `tree_size` (version 2); a batch sealed before that version carries one over the 32 bytes of `root` alone (version 1: the other members unsigned). gRPC `Proof.prime_signature`. */
             signature: components["schemas"]["Signature"];
             public_key: components["schemas"]["PublicKey"];
             /** Format: date-time */

@@ -272,8 +272,11 @@ export const StampSchema: GenMessage<Stamp> = /*@__PURE__*/
  */
 export type Proof = Message<"svc.v1.Proof"> & {
   /**
-   * The service's Ed25519 signature (RFC 8032) over the 32 bytes of the batch
-   * Merkle root, as 128 lower-case hex digits.
+   * The service's Ed25519 signature (RFC 8032) over the batch, as 128
+   * lower-case hex digits: over `stampd.proof-batch/v2`, a line feed and the
+   * RFC 8785 text of the batch's id, root, sealed_at and tree_size (the
+   * `batch` of GET /stamps/{stamp_id}/proof holds them); batches sealed
+   * before version 2 carry one over the 32 bytes of the Merkle root alone.
    *
    * @generated from field: string prime_signature = 1;
    */
