@@ -37,31 +37,60 @@
 //
 // ## Rate limiting
 //
-// One budget per client across REST, WebSocket and gRPC: each call is charged
-// the weight of the REST path it corresponds to. CreateStamp, GetStamp and
-// each StreamStamps request cost what `/stamps` costs (2.0), and so does
-// SearchStamps (like REST `GET /stamps?hash=`); Verify what
-// `/verify` costs (1.0); starting a WatchStamps stream 1.0 (like opening a
-// WebSocket); BatchStamp 2.0 per item (at least one item's worth), charged in
-// one go before any item is stamped. HealthCheck is free. A call over the
-// limit fails with RESOURCE_EXHAUSTED, the message naming the tier and the
-// wait in seconds in the words of REST's 429 and the WebSocket's error, e.g.
-// `Rate limit exceeded for tier anonymous. Retry after 3 seconds.` (for a
-// batch: `… Retry after 3 seconds, when the budget covers all 2 stamps.`),
-// and the trailer `grpc-retry-pushback-ms` carrying the wait in milliseconds
-// (gRPC's retry pushback, honoured by clients with a retry policy).
+// One request budget per client across REST, WebSocket and gRPC: each call is
+// charged the weight of the REST path it corresponds to. CreateStamp and
+// GetStamp cost what `/stamps` costs (2.0), and so does SearchStamps (like
+// REST `GET /stamps?hash=`); Verify what `/verify` costs (1.0); starting a
+// WatchStamps stream 1.0 (like opening a WebSocket). HealthCheck is free. A
+// call over the limit fails with RESOURCE_EXHAUSTED, the message naming the
+// tier and the wait in seconds in the words of REST's 429 and the
+// WebSocket's error, e.g.
+// `Rate limit exceeded for tier anonymous. Retry after 3 seconds.`, and the
+// trailer `grpc-retry-pushback-ms` carrying the wait in milliseconds (gRPC's
+// retry pushback, honoured by clients with a retry policy).
 //
-// Every item is charged in full, so one call can hold at most as many stamps
-// as the smallest bucket of the caller's tier holds (token bucket: the burst;
-// sliding window: the per-minute limit): with the default token bucket,
-// anonymous 2 (burst 5), authenticated 7 (15), premium 25 (50), internal 100
-// (200). A larger BatchStamp fails at once with RESOURCE_EXHAUSTED and no
-// pushback trailer, as no wait lets it through, and nothing is charged:
-// `rate limit: 1000 stamps cost 2000 (2 each) but tier anonymous covers at
-// most 2 in one call; send at most 2 items a call`. StreamStamps charges the
-// requests it stamps together in charges of at most that many, and one at a
-// time when the budget holds less, so its first request past the budget ends
-// the call.
+// ### Bulk items
+//
+// BatchStamp and StreamStamps are for stamping many hashes, so their items
+// have a budget of their own, apart from the request budget: a BatchStamp
+// call, and the start of a StreamStamps call, cost one request (2.0, as
+// CreateStamp), and each item (a BatchStamp item, a StreamStamps request)
+// costs one item of the caller's bulk items budget:
+//
+//   tier           items/min   items/hour
+//   anonymous             60          600
+//   authenticated     10 000      100 000
+//   premium           50 000    1 000 000
+//   internal         200 000   10 000 000
+//
+// Both lanes work as the request budget's do (token bucket by default, whose
+// minute bucket holds a whole minute's items and refills continuously; with
+// a sliding window, no more than the limit in any rolling minute or hour),
+// so one charge may hold at most a minute's items.
+// A BatchStamp's items are charged in one go, all or nothing, before any is
+// stamped; BatchStamp takes at most MAX_BATCH_ITEMS items in any case. A
+// charge the budget does not hold now fails with RESOURCE_EXHAUSTED and the
+// pushback trailer, e.g.
+// `Item limit exceeded for tier anonymous (60 items a minute). Retry after 4 seconds, when the budget covers all 10 items.`;
+// a BatchStamp of more items than one charge may hold fails at once with
+// RESOURCE_EXHAUSTED and no pushback trailer, as no wait lets it through,
+// and nothing is charged:
+// `item limit: 1000 items but tier anonymous covers at most 60 in one call; send at most 60 items a call`.
+// StreamStamps charges the requests it stamps together as one charge, and
+// one at a time when the budget holds less, so its first request past the
+// budget ends the call with that refusal (the stamps before it stay made).
+//
+// What is left is said in metadata: BatchStamp's response headers (and the
+// trailers of its RESOURCE_EXHAUSTED), and StreamStamps' trailers, carry
+//
+//   x-ratelimit-items-limit      items a minute of the caller's tier (also
+//                                the most one charge may hold);
+//   x-ratelimit-items-remaining  whole items the budget holds now;
+//   x-ratelimit-items-reset      seconds, rounded up, until it is full again.
+//
+// A client stamping many hashes sends at most x-ratelimit-items-remaining
+// items a call (at most x-ratelimit-items-limit) and waits out the pushback
+// of a refusal (`stampd stamp --hash-only` does).
 //
 // ## content_hash
 //
@@ -135,6 +164,9 @@
 //       response header): every 100 requests, total being the requests
 //       received so far, and 100 % when the call ends OK. Without it, none.
 //   grpc-retry-pushback-ms (RESOURCE_EXHAUSTED trailer): see Rate limiting.
+//   x-ratelimit-items-limit, x-ratelimit-items-remaining,
+//   x-ratelimit-items-reset (BatchStamp response headers, StreamStamps
+//       trailers): the bulk items budget, see Rate limiting.
 //
 // ## Error mapping (gRPC status codes used by StampService)
 //
@@ -1046,10 +1078,13 @@ export const StampService: GenService<{
    * (stopping halfway would leave a retrying caller with half its stamps made
    * twice).
    *
+   * Charged one request and one bulk item per item (see Rate limiting in the
+   * file header); the response headers say what is left of the items budget.
+   *
    * Errors: INVALID_ARGUMENT (more than MAX_BATCH_ITEMS items, default 1000;
-   * nothing is created), UNAUTHENTICATED, RESOURCE_EXHAUSTED (the budget
-   * does not cover every item now, or more items than the caller's tier
-   * allows in one call: see Rate limiting in the file header).
+   * nothing is created), UNAUTHENTICATED, RESOURCE_EXHAUSTED (the request
+   * budget is spent, the items budget does not cover every item now, or more
+   * items than the caller's tier allows in one call).
    *
    * @generated from rpc svc.v1.StampService.BatchStamp
    */
@@ -1096,8 +1131,10 @@ export const StampService: GenService<{
    *
    * The call ends with OK after the client half-closes and the last response
    * is written. An invalid request ends the call with INVALID_ARGUMENT naming
-   * its sequence number; stamps already answered stay created. Rate limiting
-   * counts every request; exceeding it ends the call with RESOURCE_EXHAUSTED.
+   * its sequence number; stamps already answered stay created. The call costs
+   * one request when it starts and one bulk item per request (see Rate
+   * limiting in the file header); the first request past the items budget
+   * ends the call with RESOURCE_EXHAUSTED, and the trailers say what is left.
    * With `x-batch-id` metadata its progress goes to the WebSocket `batch`
    * channel (see the file header).
    *
