@@ -4,6 +4,7 @@ import type { components } from "../gen/openapi/types.js";
 import { type Checkpoint, verifyCheckpoint } from "./checkpoint.js";
 import { type RingKey, ringKeyProblem, ringVerifierKeys } from "./key-ring.js";
 import { leafHash, verifyInclusion } from "./merkle.js";
+import { proofBatchSigningMessage, UNSIGNED_BY_VERSION_1 } from "./proof-batch-signature.js";
 import { stampLeafData } from "./stamp-leaf.js";
 import type { AnchorState, StampDocument } from "./types.js";
 
@@ -30,6 +31,13 @@ export interface ProofCheck {
   /** The audit path leads from the leaf to the batch root. */
   merkle: "valid" | "invalid";
   batch_signature: "valid" | "invalid" | "untrusted_key";
+  /**
+   * Which batch signature verified: 2 covers the batch's id, tree_size, root and sealed_at; 1 (made
+   * before issue #35) the root alone. Absent when neither verified.
+   */
+  batch_signature_version?: 1 | 2;
+  /** The `batch` members no verified signature covers (`tree_size`, `sealed_at`, `id` for version 1). */
+  unsigned: string[];
   /** The batch root is in a checkpoint signed by a trusted log key. */
   log: "valid" | "invalid" | "absent" | "not_checked";
   /** The verified checkpoint, when `log` is valid. */
@@ -40,7 +48,9 @@ export interface ProofCheck {
 /**
  * Verifies offline that a stamp is in a batch its service signed (`GET /stamps/{id}/proof`):
  * leaf = SHA-256(0x00 ‖ JCS(stamp)), the RFC 6962 audit path to the batch root, the Ed25519
- * signature over the 32 root bytes, and, with `trustedLogKeys`, the root's inclusion in a C2SP
+ * batch signature (version 2 over the batch's id, size, root and sealing time; a version 1
+ * signature over the root alone still verifies, its other members reported `unsigned`), and,
+ * with `trustedLogKeys`, the root's inclusion in a C2SP
  * checkpoint signed by the log. Portable: @noble only, no node: imports.
  *
  * @example
@@ -55,9 +65,19 @@ export async function verifyStampProof(
   const failures: string[] = [];
   const leaf = leafCheck(stamp, proof, failures);
   const merkle = merkleCheck(proof, failures);
-  const batch_signature = await batchSignatureCheck(proof, options, failures);
+  const { batch_signature, version } = await batchSignatureCheck(proof, options, failures);
   const { log, checkpoint } = await logCheck(proof, options, failures);
-  return { valid: failures.length === 0, leaf, merkle, batch_signature, log, checkpoint, failures };
+  return {
+    valid: failures.length === 0,
+    leaf,
+    merkle,
+    batch_signature,
+    ...(version && { batch_signature_version: version }),
+    unsigned: version === 1 ? [...UNSIGNED_BY_VERSION_1] : [],
+    log,
+    checkpoint,
+    failures,
+  };
 }
 
 function leafCheck(stamp: StampDocument, proof: StampProof, failures: string[]): ProofCheck["leaf"] {
@@ -86,29 +106,38 @@ async function batchSignatureCheck(
   proof: StampProof,
   options: VerifyProofOptions,
   failures: string[],
-): Promise<ProofCheck["batch_signature"]> {
-  const { public_key: key, signature, root } = proof.batch;
-  // zip215 off: strict RFC 8032, the verdicts of OpenSSL on the server.
-  const ok = await Promise.resolve()
-    .then(() =>
-      verifyAsync(hexToBytes(signature), hexToBytes(root), hexToBytes(key.slice(8)), { zip215: false }),
-    )
-    .catch(() => false);
-  if (!ok) {
+): Promise<{ batch_signature: ProofCheck["batch_signature"]; version?: 1 | 2 }> {
+  const key = proof.batch.public_key;
+  const version = await signatureVersion(proof.batch);
+  if (!version) {
     failures.push(`batch signature: does not verify against ${key}`);
-    return "invalid";
+    return { batch_signature: "invalid" };
   }
   if (options.trustedServiceKeys && !options.trustedServiceKeys.includes(key)) {
     failures.push(`batch signature: key ${key} is not a trusted service key`);
-    return "untrusted_key";
+    return { batch_signature: "untrusted_key", version };
   }
+  // A version 1 signature leaves sealed_at unsigned: the period is checked against a time the
+  // proof claims, which is why a verifier reports that version's members as unsigned.
   const ringProblem =
     options.keyRing && ringKeyProblem(options.keyRing, "service", key, proof.batch.sealed_at);
   if (ringProblem) {
     failures.push(`batch signature: ${ringProblem}`);
-    return "untrusted_key";
+    return { batch_signature: "untrusted_key", version };
   }
-  return "valid";
+  return { batch_signature: "valid", version };
+}
+
+/** 2 when the signature covers the whole batch, 1 when only its root (older batches), else null. */
+async function signatureVersion(batch: StampProof["batch"]): Promise<1 | 2 | null> {
+  const { public_key: key, signature, root } = batch;
+  // zip215 off: strict RFC 8032, the verdicts of OpenSSL on the server.
+  const verifies = (message: () => Uint8Array) =>
+    Promise.resolve()
+      .then(() => verifyAsync(hexToBytes(signature), message(), hexToBytes(key.slice(8)), { zip215: false }))
+      .catch(() => false);
+  if (await verifies(() => proofBatchSigningMessage(batch))) return 2;
+  return (await verifies(() => hexToBytes(root))) ? 1 : null;
 }
 
 async function logCheck(

@@ -20,7 +20,10 @@ export interface Batch {
   sealedAt: Date;
   treeSize: number;
   root: Uint8Array;
-  /** Ed25519 over the 32 root bytes, hex (gRPC `Proof.prime_signature`). */
+  /**
+   * Ed25519, hex (gRPC `Proof.prime_signature`): over core/proof-batch-signature.ts's message of the
+   * batch (version 2), or, for batches sealed before issue #35, over the 32 root bytes (version 1).
+   */
   signature: string;
   publicKey: string;
   /** The root's entry in the transparency log; null until the log sequenced it. */

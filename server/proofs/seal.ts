@@ -1,4 +1,6 @@
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { monotonicFactory } from "ulid";
+import { proofBatchSigningMessage } from "../../core/proof-batch-signature.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { AnchorType } from "../stamps/stamp-settings.js";
@@ -12,7 +14,8 @@ export const newMerkleBatchId = (at: Date): string => `bat_${nextUlid(at.getTime
 /**
  * Builds and signs the batch of the claimed stamps: leaves in stamp id order, each the RFC 6962
  * leaf hash of the stamp document in canonical form (core/stamp-leaf.ts), computed when
- * the stamp was stored; one Ed25519 signature over the 32 root bytes for the whole batch.
+ * the stamp was stored; one Ed25519 signature for the whole batch over its id, size, root and
+ * sealing time (core/proof-batch-signature.ts), each as `GET /stamps/{id}/proof` reports it.
  */
 export function sealStamps(
   batchId: string,
@@ -23,13 +26,19 @@ export function sealStamps(
   const stamps = [...claimed].sort((a, b) => (a.id < b.id ? -1 : 1));
   const tree = merkle.tree(stamps.map((s) => s.leafHash));
   const root = tree.root();
+  const signed = {
+    id: batchId,
+    tree_size: stamps.length,
+    root: bytesToHex(root),
+    sealed_at: sealedAt.toISOString(),
+  };
   return {
     batch: {
       id: batchId,
       sealedAt,
       treeSize: stamps.length,
       root,
-      signature: signer.sign(root),
+      signature: signer.sign(proofBatchSigningMessage(signed)),
       publicKey: signer.publicKey,
       logIndex: null,
     },

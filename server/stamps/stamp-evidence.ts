@@ -11,7 +11,7 @@ export interface StampEvidenceProof {
   merkleRoot: string;
   /** Audit path from the stamp's leaf to `merkleRoot`, leaf level first. */
   merkleProof: string[];
-  /** Ed25519 over the 32 root bytes. */
+  /** The batch signature (core/proof-batch-signature.ts: version 2, or the root alone for older batches). */
   primeSignature: string;
   /** `<type>:<reference>` of each confirmed anchor, in confirmation order. */
   witnesses: string[];

@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from "node:crypto";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { describe, expect, it } from "vitest";
 import { leafHash, verifyInclusion } from "../../core/merkle.js";
+import { proofBatchSigningMessage } from "../../core/proof-batch-signature.js";
 import { stampLeafData } from "../../core/stamp-leaf.js";
 import { ed25519Signer } from "../../server/keys/ed25519.js";
 import { sealStamps } from "../../server/proofs/seal.js";
@@ -49,12 +51,18 @@ describe("Merkle batches", () => {
     expect(leaves.map((l) => l.stampId)).toEqual(stamps.map((s) => s.id));
   });
 
-  it("signs the 32 root bytes once per batch and collects the requested anchor types", () => {
+  it("signs the batch's id, size, root and time once per batch and collects the requested anchor types", () => {
     const stamps = claimed(3).map((s, i) =>
       claimedOf({ ...s.document, anchors: i === 0 ? ["log", "rfc3161"] : ["bitcoin"] }),
     );
     const sealed = sealStamps("bat_x", stamps, signer, at);
-    expect(sealed.batch.signature).toBe(signer.sign(sealed.batch.root));
+    const signed = {
+      id: "bat_x",
+      tree_size: 3,
+      root: bytesToHex(sealed.batch.root),
+      sealed_at: at.toISOString(),
+    };
+    expect(sealed.batch.signature).toBe(signer.sign(proofBatchSigningMessage(signed)));
     expect(sealed.anchors.sort()).toEqual(["bitcoin", "log", "rfc3161"]);
   });
 

@@ -50,6 +50,13 @@ export interface VerifyBundleOptions {
 export interface BundleCheck {
   /** No part is invalid, the stamp verifies and, given the document, its hash matches. */
   valid: boolean;
+  /**
+   * Who vouches for the service key: `pinned` (one of `trustedServiceKeys`), `key_ring` (a key of
+   * the given `keyRing` in its period), or `unknown`: the stamp is only shown to be signed by the
+   * key it embeds, which anyone can make (a forger's own key, any `created_at`). A caller should
+   * not take `valid` with an `unknown` signer for "made by the service".
+   */
+  signer: "pinned" | "key_ring" | "unknown";
   pieces: BundlePiece[];
   /** `verifyStamp` with the bundle's proof: the REST `VerifyResponse` shape, trust score included. */
   verification: VerifyResult;
@@ -80,7 +87,9 @@ export async function verifyProofBundle(
     keyRing: options.keyRing,
     proof: proof && scoredProof(proof, anchorToken),
     trustedLogKeys: logKeys,
-    anchors: proof ? undefined : bundle.stamp.anchors,
+    anchors: proof
+      ? undefined
+      : bundle.stamp.anchors.map((a) => unproven(a, "the bundle holds no proof yet")),
   });
   const proofCheck = proof
     ? await verifyStampProof(stamp, proof, {
@@ -98,7 +107,8 @@ export async function verifyProofBundle(
     ...anchorPieces(bundle, proofCheck, anchorToken),
   ];
   const valid = verification.is_valid && !pieces.some((p) => p.status === "invalid");
-  return { valid, pieces, verification };
+  const signer = options.trustedServiceKeys ? "pinned" : options.keyRing ? "key_ring" : "unknown";
+  return { valid, signer, pieces, verification };
 }
 
 function stampPieces(result: VerifyResult, options: VerifyBundleOptions): BundlePiece[] {
@@ -152,11 +162,11 @@ function batchPiece(check: ProofCheck | undefined): BundlePiece {
     return { name, status: "absent", detail: "the stamp was pending when saved: run `stampd upgrade`" };
   const ok = check.leaf === "valid" && check.merkle === "valid" && check.batch_signature === "valid";
   const failures = check.failures.filter((f) => !f.startsWith("log:"));
-  return {
-    name,
-    status: ok ? "valid" : "invalid",
-    detail: ok ? "leaf, audit path and batch signature hold" : failures.join("; "),
-  };
+  if (!ok) return { name, status: "invalid", detail: failures.join("; ") };
+  const unsigned = check.unsigned.length
+    ? ` (a version 1 signature, over the root only: the batch's ${check.unsigned.join(", ")} are unsigned)`
+    : "";
+  return { name, status: "valid", detail: `leaf, audit path and batch signature hold${unsigned}` };
 }
 
 function logPiece(
@@ -247,15 +257,32 @@ async function checkAnchorToken(
 }
 
 /**
- * The proof the trust score is worked out from: an `rfc3161` anchor whose token fails counts as
- * failed, not as the service reported it; the tokens themselves are left out of the result.
+ * The proof the trust score is worked out from: only what is proven here counts. The `log` anchor
+ * is decided by the log inclusion; an `rfc3161` anchor by its TSA token (one that fails counts as
+ * failed); any other anchor reported confirmed (a chain transaction, or an `rfc3161` anchor
+ * without its token) is evidence the bundle does not hold, which anyone could write into the
+ * file, so it earns nothing offline. The tokens themselves are left out of the result.
  */
 function scoredProof(proof: StampProof, token: AnchorTokenCheck): StampProof {
   const anchors = proof.anchors.map(({ evidence: _, ...anchor }): AnchorState => {
-    if (anchor.type !== "rfc3161" || !token || "ok" in token) return anchor;
-    return { type: anchor.type, status: "failed", reason: `its TSA token: ${token.problem}` };
+    if (anchor.type === "log") return anchor;
+    if (anchor.type === "rfc3161" && token) {
+      if ("ok" in token) return anchor;
+      return { type: anchor.type, status: "failed", reason: `its TSA token: ${token.problem}` };
+    }
+    return unproven(anchor, "its proof is not in the bundle");
   });
   return { ...proof, anchors };
+}
+
+/** A confirmed anchor the verifier cannot check counts as still pending, and says why. */
+function unproven(anchor: AnchorState, why: string): AnchorState {
+  if (anchor.status !== "confirmed") return anchor;
+  return {
+    type: anchor.type,
+    status: "pending",
+    reason: `reported confirmed${anchor.confirmed_at ? ` at ${anchor.confirmed_at}` : ""}, not proven offline: ${why}`,
+  };
 }
 
 /**
@@ -286,7 +313,7 @@ function anchorPieces(
     return {
       name,
       status: "unverified",
-      detail: `confirmed ${anchor.confirmed_at} (reference ${anchor.reference}), as the service reported it`,
+      detail: `confirmed ${anchor.confirmed_at} (reference ${anchor.reference}), as the service reported it: not in the trust score offline`,
     };
   });
 }
