@@ -23,7 +23,7 @@ beforeAll(async () => {
       maxFields: 16,
       maxFieldBytes: 1024,
       fileRequired: true,
-      spoolFolder: "",
+      spool: { folder: "", minFreeBytes: 0, retryAfterSeconds: 2 },
     };
     const result = await receiveUpload(req, limits, {
       plan: () => ({ settings: null, certain: true }),

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,5 +85,46 @@ describe("start-up", () => {
       await other.close();
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the room a spool leaves on its disk (UPLOAD_SPOOL_MIN_FREE_BYTES)", () => {
+  let reserveDir: string;
+  let reserved: RunningService;
+
+  beforeAll(async () => {
+    reserveDir = mkdtempSync(join(tmpdir(), "stampd-spool-reserve-"));
+    // A reserve larger than the disk has free: every spooled upload would eat into it.
+    const free = statfsSync(reserveDir);
+    reserved = await startService({
+      RATE_LIMIT_ENABLED: "false",
+      UPLOAD_SPOOL_DIR: reserveDir,
+      UPLOAD_SPOOL_MIN_FREE_BYTES: String(free.bavail * free.bsize + 2 ** 30),
+    });
+  });
+  afterAll(async () => {
+    await reserved.close();
+    rmSync(reserveDir, { recursive: true, force: true });
+  });
+
+  it("refuses an upload that would spool into the reserve with 503 storage_full and Retry-After, and leaves no file", async () => {
+    const form = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${"a".repeat(FILE_BYTES)}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="preset"\r\n\r\narchival\r\n--${BOUNDARY}--\r\n`;
+    const res = await fetch(`${reserved.baseUrl}/stamps`, {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body: form,
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(((await res.json()) as { code: string }).code).toBe("storage_full");
+    expect(readdirSync(reserveDir)).toEqual([]);
+  });
+
+  it("still takes an upload small enough to stay in memory", async () => {
+    const form = new FormData();
+    form.set("file", new Blob(["a".repeat(1024)]), "a.bin");
+    form.set("preset", "archival");
+    const res = await fetch(`${reserved.baseUrl}/stamps`, { method: "POST", body: form });
+    expect(res.status).toBe(201);
   });
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { type FileHandle, mkdir, open, readdir, unlink } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, statfs, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import type { Config } from "../../config.js";
+import { unavailable } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 
 /** Bytes a spool keeps in memory before it moves to a file: most documents never touch the disk. */
@@ -11,10 +12,37 @@ const MEMORY_BYTES = 256 * 1024;
 /** Bytes queued while a write is in flight; they go to the file in one `writev`. */
 const QUEUE_BYTES = 256 * 1024;
 const SUFFIX = ".spool";
+/** How often (in bytes spooled) the free space left on the spool's filesystem is looked at again. */
+const ROOM_CHECK_BYTES = 16 * 1024 * 1024;
 
 /** The spool folder: UPLOAD_SPOOL_DIR, or DATA_DIR/spool. */
 export function spoolFolder(config: Pick<Config, "UPLOAD_SPOOL_DIR" | "DATA_DIR">): string {
   return config.UPLOAD_SPOOL_DIR ?? join(config.DATA_DIR, "spool");
+}
+
+/**
+ * Where uploads spool and the room they must leave: by default the spool shares the database's
+ * filesystem (DATA_DIR), so an upload never takes its last `minFreeBytes` (UPLOAD_SPOOL_MIN_FREE_BYTES)
+ * and the database keeps room to write while any upload is in flight.
+ */
+export interface SpoolPlace {
+  folder: string;
+  minFreeBytes: number;
+  /** The `Retry-After` of a refusal for want of room (STORE_RETRY_AFTER_SECONDS). */
+  retryAfterSeconds: number;
+}
+
+export function spoolPlace(
+  config: Pick<
+    Config,
+    "UPLOAD_SPOOL_DIR" | "DATA_DIR" | "UPLOAD_SPOOL_MIN_FREE_BYTES" | "STORE_RETRY_AFTER_SECONDS"
+  >,
+): SpoolPlace {
+  return {
+    folder: spoolFolder(config),
+    minFreeBytes: config.UPLOAD_SPOOL_MIN_FREE_BYTES,
+    retryAfterSeconds: config.STORE_RETRY_AFTER_SECONDS,
+  };
 }
 
 /**
@@ -23,7 +51,10 @@ export function spoolFolder(config: Pick<Config, "UPLOAD_SPOOL_DIR" | "DATA_DIR"
  * in memory; past that everything goes to `<folder>/<pid>-<uuid>.spool` (mode 0600), written as
  * the upload streams in, so the upload slows to the disk's pace instead of piling up in memory.
  * The receiver caps what reaches it at MAX_UPLOAD_BYTES + 1. `remove()` deletes the file; a crash
- * leaves it to `clearStaleSpool` at the next start.
+ * leaves it to `clearStaleSpool` at the next start. Before its file is made and every 16 MiB after,
+ * it looks at the free space left on the filesystem: below the place's reserve, or on ENOSPC, the
+ * upload fails with 503 `storage_full` (and the file goes), so one upload cannot fill the disk the
+ * database writes to.
  */
 export class UploadSpool extends Writable {
   private memory: Buffer[] = [];
@@ -31,8 +62,10 @@ export class UploadSpool extends Writable {
   private file: FileHandle | null = null;
   private path: string | null = null;
   private removed = false;
+  private spooled = 0;
+  private nextRoomCheck = 0;
 
-  constructor(private readonly folder: string) {
+  constructor(private readonly place: SpoolPlace) {
     super({ highWaterMark: QUEUE_BYTES });
   }
 
@@ -73,15 +106,36 @@ export class UploadSpool extends Writable {
   }
 
   private async toFile(buffers: Buffer[]): Promise<void> {
+    const { folder } = this.place;
     if (!this.file) {
-      await mkdir(this.folder, { recursive: true, mode: 0o700 });
-      this.path = join(this.folder, `${process.pid}-${randomUUID()}${SUFFIX}`);
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      await this.checkRoom();
+      this.path = join(folder, `${process.pid}-${randomUUID()}${SUFFIX}`);
       this.file = await open(this.path, "wx", 0o600);
       if (this.removed) return this.closeFile();
       buffers = [...this.memory, ...buffers];
       this.memory = [];
     }
-    await writeAll(this.file, buffers);
+    if (this.spooled >= this.nextRoomCheck) await this.checkRoom();
+    this.spooled += buffers.reduce((n, b) => n + b.length, 0);
+    await writeAll(this.file, buffers).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === "ENOSPC" ? this.noRoom() : err;
+    });
+  }
+
+  private async checkRoom(): Promise<void> {
+    this.nextRoomCheck = this.spooled + ROOM_CHECK_BYTES;
+    const fs = await statfs(this.place.folder);
+    if (fs.bavail * fs.bsize < this.place.minFreeBytes) throw this.noRoom();
+  }
+
+  private noRoom() {
+    const wait = this.place.retryAfterSeconds;
+    return unavailable(
+      `not enough free disk space to receive this upload now; retry after ${wait} seconds`,
+      "storage_full",
+      wait,
+    );
   }
 
   private async closeFile(): Promise<void> {

@@ -6,7 +6,7 @@ import type { Config } from "../../config.js";
 import { invalid, ServiceError } from "../../errors.js";
 import { searchBoundaryNatively } from "./boundary-search.js";
 import { type FieldSource, type FormSchema, formSchema } from "./form-fields.js";
-import { spoolFolder, UploadSpool } from "./upload-spool.js";
+import { type SpoolPlace, spoolPlace, UploadSpool } from "./upload-spool.js";
 
 /** The part that carries the document; every other part is a text field. */
 const FILE_PART = "file";
@@ -21,14 +21,20 @@ export interface UploadLimits {
   /** Whether a request without a file part is a validation failure. */
   fileRequired: boolean;
   /** Where an upload is spooled when a field after it may change how it is read. */
-  spoolFolder: string;
+  spool: SpoolPlace;
 }
 
 /** The configured limits of an upload. */
 export function uploadLimits(
   config: Pick<
     Config,
-    "MAX_UPLOAD_BYTES" | "MAX_FORM_FIELDS" | "MAX_FORM_FIELD_BYTES" | "UPLOAD_SPOOL_DIR" | "DATA_DIR"
+    | "MAX_UPLOAD_BYTES"
+    | "MAX_FORM_FIELDS"
+    | "MAX_FORM_FIELD_BYTES"
+    | "UPLOAD_SPOOL_DIR"
+    | "UPLOAD_SPOOL_MIN_FREE_BYTES"
+    | "STORE_RETRY_AFTER_SECONDS"
+    | "DATA_DIR"
   >,
   fileRequired: boolean,
 ): UploadLimits {
@@ -37,7 +43,7 @@ export function uploadLimits(
     maxFields: config.MAX_FORM_FIELDS,
     maxFieldBytes: config.MAX_FORM_FIELD_BYTES,
     fileRequired,
-    spoolFolder: spoolFolder(config),
+    spool: spoolPlace(config),
   };
 }
 
@@ -207,7 +213,7 @@ class UploadReceiver<S, D, T> {
     // reader has left from crashing the process (fail() settles the request either way).
     body.on("error", () => {});
     stream.pipe(body);
-    const spool = certain ? null : new UploadSpool(this.opts.spoolFolder);
+    const spool = certain ? null : new UploadSpool(this.opts.spool);
     if (spool) {
       this.spool = spool;
       spool.on("error", (err) => this.fail(err));
