@@ -13,7 +13,7 @@ import { corsFor } from "./middleware/cors.js";
 import { errorHandler } from "./middleware/error-handler.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { jsonBody } from "./middleware/json-body.js";
-import { largeBodyCap } from "./middleware/large-bodies.js";
+import { largeJsonBody } from "./middleware/large-bodies.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { validateRequest } from "./middleware/request-validation.js";
@@ -47,11 +47,7 @@ export function createRestApp(ctx: AppContext, domainHandlers: Handlers = {}): E
   }
   steps.push(...onlyUnder(ASSET_PATHS, [docsAssets(), pageAssets()]), requireKey());
   // Fingerprint documents list every chunk, so the routes that take them accept larger bodies.
-  steps.push(
-    under(FINGERPRINT_JSON_PATHS, largeBodyCap(config)),
-    under(FINGERPRINT_JSON_PATHS, jsonBody(config.MAX_FINGERPRINT_JSON_BYTES)),
-    jsonBody(config.MAX_JSON_BYTES),
-  );
+  steps.push(under(FINGERPRINT_JSON_PATHS, largeJsonBody(config)), jsonBody(config.MAX_JSON_BYTES));
   // Uploads stream through receiveUpload (uploads/uploads.ts), which checks their form fields itself.
   steps.push(validateRequest);
   if (config.VALIDATE_RESPONSES ?? config.NODE_ENV === "test") steps.push(...responseValidator());
