@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { root, type Started, start } from "./processes.js";
+import { compileEntry, root, type Started, start } from "./processes.js";
 import type { StampdPorts } from "./stampd.js";
 
 /**
@@ -42,10 +41,9 @@ export function startStampdProcess(
   tree: string = root,
 ): Promise<Started<StampdPorts>> {
   const shipped = startCommand(tree);
-  return start<StampdPorts>(relative(root, compiledServer(tree)), {
+  return start<StampdPorts>(relative(root, compileEntry("bench/lib/stampd-server.ts", tree)), {
     env: { ...shipped.env, ...stampdEnv(dataDir, env) },
     nodeFlags: [...shipped.nodeFlags, ...stampdNodeFlags()],
-    compiled: true,
   });
 }
 
@@ -61,21 +59,6 @@ function startCommand(tree: string): { env: Record<string, string>; nodeFlags: s
     env[word.slice(0, at)] = word.slice(at + 1);
   }
   return { env, nodeFlags: words.filter((w) => w.startsWith("--")) };
-}
-
-const ENTRY = "bench/lib/stampd-server.ts";
-const built = new Set<string>();
-
-/** The entry compiled by the tree's own build (once per benchmark process), as an absolute path. */
-function compiledServer(tree: string): string {
-  if (!built.has(tree)) {
-    execFileSync(process.execPath, [join(tree, "scripts/build-server.mjs"), ENTRY], {
-      cwd: tree,
-      stdio: "inherit",
-    });
-    built.add(tree);
-  }
-  return join(tree, "dist", ENTRY.replace(/\.ts$/, ".js"));
 }
 
 /** Stamps a small document through the API of the stampd at `base`; returns the stamp's path (Location). */
