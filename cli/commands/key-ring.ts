@@ -6,7 +6,7 @@ import { loadConfig } from "../../server/config.js";
 import { checkAtRestKey } from "../../server/keys/join-key-ring.js";
 import { publishedKey } from "../../server/keys/key-ring.js";
 import { type RotationPorts, revokeKey, rotateKey } from "../../server/keys/key-rotation.js";
-import { loadConfiguredKeys } from "../../server/keys/service-keys.js";
+import { loadAtRestKey } from "../../server/keys/service-keys.js";
 import { readTsaCredentials } from "../../server/keys/tsa-keys.js";
 import { openStore } from "../../server/store/open.js";
 import { UsageError } from "../errors.js";
@@ -27,7 +27,8 @@ async function withRing<T>(fn: (ports: RotationPorts) => Promise<T>): Promise<T>
   const config = loadConfig();
   const target = await storeTarget(config);
   requireExisting(`stampd store at ${target.description}`, target.exists, false, config);
-  const { atRest } = loadConfiguredKeys(config, cliLogger(config.LOG_LEVEL));
+  // Never a new key file: the ring exists, and its at-rest key is the one to bring.
+  const atRest = loadAtRestKey(config, cliLogger(config.LOG_LEVEL), { create: false });
   const store = await openStore(config);
   try {
     await store.migrate();

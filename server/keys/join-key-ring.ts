@@ -1,22 +1,27 @@
 import type { KeyObject } from "node:crypto";
 import { ConfigError } from "../config.js";
+import type { Logger } from "../logger.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer } from "./ed25519.js";
-import { newRingKey, ringKeyId, ringPrivateKey, SINCE_EVER } from "./key-ring.js";
+import { generateEd25519, newRingKey, ringKeyId, ringPrivateKey, SINCE_EVER } from "./key-ring.js";
 import type { KeyRingRepository, StoredRingKey } from "./key-ring-repository.js";
 import { newTsaRingKey, type TsaKeyAndChain } from "./tsa-keys.js";
 
 /** What an instance brings to the deployment: its configured secrets and log origin. */
 export interface Joining {
   repo: KeyRingRepository;
-  /** The key of `SERVICE_SIGNING_KEY_FILE` (or the default key file). */
-  signingKey: KeyObject;
+  /**
+   * The key of `SERVICE_SIGNING_KEY_FILE` (or the default key file); absent for an instance that
+   * joins a deployment with the at-rest key alone and signs with the ring's keys.
+   */
+  signingKey?: KeyObject;
   atRest: AtRestCipher;
   /** `LOG_ORIGIN` (or its default). */
   origin: string;
   /** The log's size now: a non-empty log keeps its origin. */
   logSize(): Promise<number>;
   now: Date;
+  logger: Logger;
 }
 
 const AT_REST_CHECK = "at_rest";
@@ -25,10 +30,10 @@ const CHECK_TEXT = Buffer.from("stampd at-rest key check");
 /**
  * Makes sure this instance holds the deployment's keys before it writes anything, or throws a
  * ConfigError of one line (the process exits non-zero): the at-rest key must open the stored check
- * value, the configured signing key must be one of the ring's service keys, and the configured log
+ * value, a configured signing key must be one of the ring's service keys, and the configured log
  * origin that of the active log key unless the log is still empty. The first instance of a
- * deployment (an empty ring) registers its keys: the service key, also as the first log key, as
- * the log has always been signed with it.
+ * deployment (an empty ring) registers its keys: the configured service key, and a log key of its
+ * own (issue #35: one key material per role, so revoking one revokes nothing else).
  */
 export async function joinKeyRing(joining: Joining): Promise<void> {
   await checkAtRestKey(joining);
@@ -53,11 +58,16 @@ export async function checkAtRestKey({ repo, atRest }: Pick<Joining, "repo" | "a
 }
 
 async function joinServiceKeys(joining: Joining): Promise<void> {
-  const { repo, signingKey, atRest, now } = joining;
-  const configured = ed25519Signer(signingKey).publicKey;
+  const { repo, signingKey, atRest } = joining;
   if (!(await keysOf(repo, "service")).length) {
+    if (!signingKey)
+      throw new ConfigError(
+        "invalid configuration: SERVICE_SIGNING_KEY_FILE: the key ring has no service key to join with; give the deployment's key file",
+      );
     await repo.register(newRingKey("service", signingKey, atRest, { notBefore: SINCE_EVER }));
   }
+  if (!signingKey) return;
+  const configured = ed25519Signer(signingKey).publicKey;
   const ring = await keysOf(repo, "service");
   const own = ring.find((k) => k.publicKey === configured);
   if (!own) {
@@ -65,18 +75,24 @@ async function joinServiceKeys(joining: Joining): Promise<void> {
       `invalid configuration: SERVICE_SIGNING_KEY_FILE: key ${configured} is not in this deployment's key ring (service keys ${ring.map((k) => k.keyId).join(", ")}); start with the deployment's key file, or add this one with stampd keys rotate --kind service --key-file <file>`,
     );
   }
-  if (own.state === "revoked") {
-    throw new ConfigError(
-      `invalid configuration: SERVICE_SIGNING_KEY_FILE: key ${own.keyId} was revoked at ${own.revokedAt!.toISOString()}; start with the key file of a key that is not (now ${now.toISOString()})`,
+  // A file left behind by a rotation or a revocation is the deployment's still: the instance signs
+  // with the ring's active key, so a revocation never stops a restart (issue #35).
+  if (own.state !== "active") {
+    const active = ring.find((k) => k.state === "active");
+    joining.logger.warn(
+      { keyId: own.keyId, state: own.state, revokedAt: own.revokedAt, activeKeyId: active?.keyId },
+      `the signing key file is stale: service key ${own.keyId} is ${own.state}; signing with the key ring's active service key ${active?.keyId}. Replace or remove the file (docs/operations.md "Keys")`,
     );
   }
 }
 
 async function joinLog(joining: Joining): Promise<void> {
-  const { repo, signingKey, atRest, origin, now } = joining;
+  const { repo, atRest, origin, now } = joining;
   const logKeys = await keysOf(repo, "log");
   if (!logKeys.length) {
-    await repo.register(newRingKey("log", signingKey, atRest, { notBefore: SINCE_EVER, origin }));
+    await repo.register(
+      newRingKey("log", await firstLogKey(joining), atRest, { notBefore: SINCE_EVER, origin }),
+    );
     return;
   }
   const active = logKeys.find((k) => k.state === "active");
@@ -93,6 +109,16 @@ async function joinLog(joining: Joining): Promise<void> {
   await repo.rotate(renamed, now);
 }
 
+/**
+ * The first log key: a key of its own, unless the log already has checkpoints (a deployment from
+ * before the ring kept log keys), which the service key signed and which must keep verifying.
+ */
+async function firstLogKey({ repo, atRest, logSize }: Joining): Promise<KeyObject> {
+  if ((await logSize()) === 0) return generateEd25519();
+  const service = (await keysOf(repo, "service")).find((k) => k.state === "active")!;
+  return ringPrivateKey(service, atRest);
+}
+
 const keysOf = async (repo: KeyRingRepository, kind: StoredRingKey["kind"]) =>
   (await repo.list()).filter((k) => k.kind === kind);
 
@@ -101,17 +127,20 @@ const keysOf = async (repo: KeyRingRepository, kind: StoredRingKey["kind"]) =>
  * (its key sealed, as every instance signs tokens with the ring's TSA keys), and an instance whose
  * file holds a certificate the ring does not (its tokens would chain to a CA no other instance's
  * `GET /tsa/ca.pem` serves) refuses to start with one line. A file of a retired or revoked TSA key
- * is the deployment's still: the instance signs with the ring's keys, not the file's.
+ * is the deployment's still: the instance signs with the ring's keys, not the file's. An instance
+ * joining without the file (`file` undefined) takes every TSA key from the ring.
  */
 export async function joinTsaCertificate(
   repo: KeyRingRepository,
   atRest: AtRestCipher,
-  file: TsaKeyAndChain,
+  file: TsaKeyAndChain | undefined,
 ): Promise<void> {
   if (!(await keysOf(repo, "tsa")).length) {
+    if (!file) throw new Error("the first TSA key of a key ring comes from DATA_DIR/keys/tsa.pem");
     await repo.register(newTsaRingKey(file, atRest, SINCE_EVER));
   }
   const ring = await keysOf(repo, "tsa");
+  if (!file) return requireSealedTsaKeys(ring);
   const own = ring.find((k) => k.publicKey === file.chainPem);
   if (!own) {
     throw new ConfigError(
@@ -123,5 +152,15 @@ export async function joinTsaCertificate(
   if (!own.sealedPrivateKey) {
     const sealed = newTsaRingKey(file, atRest, own.notBefore).sealedPrivateKey!;
     await repo.sealPrivateKey("tsa", own.keyId, sealed);
+  }
+}
+
+/** A TSA key registered before the ring kept TSA keys is in its first instance's tsa.pem only. */
+function requireSealedTsaKeys(ring: StoredRingKey[]): void {
+  const unsealed = ring.find((k) => !k.sealedPrivateKey && k.state !== "revoked");
+  if (unsealed) {
+    throw new ConfigError(
+      `invalid configuration: DATA_DIR: the key ring holds no private key for TSA certificate ${unsealed.keyId} yet; start the instance whose keys/tsa.pem holds it once, or copy that tsa.pem here`,
+    );
   }
 }

@@ -26,10 +26,16 @@ export const certificateBlocks = (pem: string): string[] =>
  * The TSA of `DATA_DIR/keys/tsa.pem` (key, TSA certificate, CA certificate), created on first
  * start: what the first instance registers in the ring, and what every other one must hold a
  * certificate of the ring in (join-key-ring.ts). Of two processes creating it at once, one file
- * wins (exclusive create) and both use it.
+ * wins (exclusive create) and both use it. Undefined when the file is missing and `use.create` is
+ * not set: an instance joining a deployment signs tokens with the ring's TSA keys.
  */
-export async function loadTsaFile(config: Pick<Config, "DATA_DIR">, logger: Logger): Promise<TsaKeyAndChain> {
+export async function loadTsaFile(
+  config: Pick<Config, "DATA_DIR">,
+  logger: Logger,
+  use: { create: boolean },
+): Promise<TsaKeyAndChain | undefined> {
   const path = join(config.DATA_DIR, "keys", "tsa.pem");
+  if (!existsSync(path) && !use.create) return undefined;
   const text = existsSync(path)
     ? readKeyFile(path, logger)
     : await freshTsaCredentials(new Date(), true).then((fresh) =>

@@ -1,68 +1,28 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { components } from "../../gen/openapi/types.js";
 import { rotateKey } from "../../server/keys/key-rotation.js";
-import { type RunningService, startService } from "../helpers/service.js";
-import { createSchema, type TestSchema } from "../store/postgres.js";
+import { freshTsaCredentials } from "../../server/keys/tsa-keys.js";
+import { Hosts, publishedRing } from "../helpers/hosts.js";
+import type { RunningService } from "../helpers/service.js";
+import { startUntilExit } from "../helpers/start-until-exit.js";
 
 type Schemas = components["schemas"];
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-async function schema(): Promise<TestSchema> {
-  const created = await createSchema();
-  cleanup.push(() => created.drop());
-  return created;
-}
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "stampd-keys-"));
-  cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function instance(env: Record<string, string>): Promise<RunningService> {
-  const svc = await startService({ RATE_LIMIT_ENABLED: "false", ...env });
-  cleanup.push(() => svc.close());
-  return svc;
-}
-
-/** The real server process (`server/main.ts`) until it exits: its code and what it wrote to stderr. */
-async function startProcess(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
-  const result = await run(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      GRPC_PORT: "0",
-      LOG_LEVEL: "silent",
-      ...env,
-    },
-    timeout: 60_000,
-  }).then(
-    () => ({ code: 0, stderr: "" }),
-    (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
-  );
-  return result;
-}
-
-async function ring(svc: RunningService): Promise<Schemas["RingKey"][]> {
-  return ((await (await fetch(`${svc.baseUrl}/keys`)).json()) as Schemas["KeyRing"]).keys;
-}
+const hosts = new Hosts();
+afterEach(() => hosts.close());
+const schema = () => hosts.schema();
+const folder = () => hosts.folder();
+const instance = (env: Record<string, string>) => hosts.instance(env);
+const ring = (svc: RunningService) => publishedRing(svc.baseUrl);
 
 async function stamp(svc: RunningService, text: string): Promise<Schemas["StampResponse"]> {
   const form = new FormData();
@@ -72,20 +32,26 @@ async function stamp(svc: RunningService, text: string): Promise<Schemas["StampR
   return (await res.json()) as Schemas["StampResponse"];
 }
 
-describe("instances of one deployment on PostgreSQL", () => {
+// Starts of the real server (tsx compiling it) take 10-30 s on a busy 2-core machine.
+describe("instances of one deployment on PostgreSQL", { timeout: 90_000 }, () => {
   it("refuses to start an instance whose signing key is not in the ring: one line, non-zero exit", async () => {
     const { url } = await schema();
     const first = folder();
     const a = await instance({ DATABASE_URL: url, DATA_DIR: first });
     const before = await ring(a);
-    // The deployment's at-rest key, but a signing key of its own (a fresh DATA_DIR creates one).
-    const outcome = await startProcess({
+    // The deployment's at-rest key, but a signing key of its own.
+    const own = join(folder(), "own.pem");
+    writeFileSync(own, generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }), {
+      mode: 0o600,
+    });
+    const outcome = await startUntilExit({
       DATABASE_URL: url,
       DATA_DIR: folder(),
+      SERVICE_SIGNING_KEY_FILE: own,
       AT_REST_KEY_FILE: join(first, "keys", "at-rest.key"),
     });
-    expect(outcome.code).not.toBe(0);
-    const lines = outcome.stderr.trimEnd().split("\n");
+    expect(outcome.code).toBe(2);
+    const { lines } = outcome;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       /^invalid configuration: SERVICE_SIGNING_KEY_FILE: key ed25519:[0-9a-f]{64} is not in this deployment's key ring/,
@@ -98,30 +64,35 @@ describe("instances of one deployment on PostgreSQL", () => {
     const first = folder();
     const a = await instance({ DATABASE_URL: url, DATA_DIR: first });
     const before = await ring(a);
-    const outcome = await startProcess({
+    const outcome = await startUntilExit({
       DATABASE_URL: url,
       DATA_DIR: folder(),
       SERVICE_SIGNING_KEY_FILE: join(first, "keys", "service-ed25519.pem"),
+      AT_REST_KEY: randomBytes(32).toString("hex"),
     });
-    expect(outcome.code).not.toBe(0);
-    expect(outcome.stderr.trimEnd().split("\n")).toEqual([
+    expect(outcome.code).toBe(2);
+    expect(outcome.lines).toEqual([
       "invalid configuration: AT_REST_KEY: not this deployment's at-rest key (it cannot open the stored check value); start with the key every other instance uses",
     ]);
     expect(await ring(a)).toEqual(before);
   });
 
-  it("refuses an instance with a TSA certificate of its own", async () => {
+  it("refuses an instance whose keys/tsa.pem holds a TSA certificate of its own", async () => {
     const { url } = await schema();
     const first = folder();
     await instance({ DATABASE_URL: url, DATA_DIR: first });
-    const outcome = await startProcess({
+    const second = folder();
+    const fresh = await freshTsaCredentials(new Date(), true);
+    mkdirSync(join(second, "keys"), { mode: 0o700 });
+    writeFileSync(join(second, "keys", "tsa.pem"), `${fresh.keyPem}${fresh.chainPem}`, { mode: 0o600 });
+    const outcome = await startUntilExit({
       DATABASE_URL: url,
-      DATA_DIR: folder(),
+      DATA_DIR: second,
       SERVICE_SIGNING_KEY_FILE: join(first, "keys", "service-ed25519.pem"),
       AT_REST_KEY_FILE: join(first, "keys", "at-rest.key"),
     });
-    expect(outcome.code).not.toBe(0);
-    const lines = outcome.stderr.trimEnd().split("\n");
+    expect(outcome.code).toBe(2);
+    const { lines } = outcome;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       /^invalid configuration: DATA_DIR: keys\/tsa.pem holds TSA certificate [0-9a-f]{16}, which is not in this deployment's key ring/,
