@@ -18,7 +18,7 @@ export async function startStampd(): Promise<{ service: AssembledService; ports:
   const logger = createLogger(config);
   const unlimited = { perMinute: 1e12, perHour: 1e12, burst: 1e12 };
   const tiers = { anonymous: unlimited, authenticated: unlimited, premium: unlimited, internal: unlimited };
-  const rateLimiter = await openRateLimiter(config, { logger, tiers });
+  const rateLimiter = await openRateLimiter(config, { logger, tiers, bulkItems: tiers });
   const service = await build(config, { logger, rateLimiter });
   await listen(service.http, 0, "127.0.0.1");
   await listen(service.grpc.server, 0, "127.0.0.1");

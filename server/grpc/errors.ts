@@ -41,10 +41,10 @@ function fromServiceError(err: ServiceError): ConnectError {
 /**
  * RESOURCE_EXHAUSTED with the wait in the message and in `grpc-retry-pushback-ms`, the trailer gRPC
  * clients with a retry policy honour (gRPC proposal A6), the counterpart of REST's Retry-After.
- * `whole` names what a charge of several calls waits for (refusalMessage).
+ * `message` is the request budget's refusal unless given (the bulk items budget words its own).
  */
-export function rateLimited(d: Decision, whole?: string): ConnectError {
-  return new ConnectError(refusalMessage(d, whole), Code.ResourceExhausted, {
+export function rateLimited(d: Decision, message = refusalMessage(d)): ConnectError {
+  return new ConnectError(message, Code.ResourceExhausted, {
     "grpc-retry-pushback-ms": String(Math.ceil(d.retryAfter * 1000)),
   });
 }

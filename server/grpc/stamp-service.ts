@@ -1,5 +1,10 @@
 import { create } from "@bufbuild/protobuf";
-import { createServiceImplSpec, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import {
+  ConnectError,
+  createServiceImplSpec,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import {
   type BatchStampRequest,
   type BatchStampResponse,
@@ -99,15 +104,21 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     return toSearchStampsResponse(await this.deps.search.byHash(toHashSearch(req)));
   }
 
-  /** Charged as one stamp per item (at least one), in a single all-or-nothing charge. */
+  /**
+   * Charged one request, and one bulk item per item in a single all-or-nothing charge, whose
+   * figures the response headers carry (stamp.proto, Rate limiting).
+   */
   async batchStamp(req: BatchStampRequest, ctx: HandlerContext): Promise<BatchStampResponse> {
-    const { maxBatchItems } = this.deps;
+    const { maxBatchItems, limits } = this.deps;
     if (req.items.length > maxBatchItems) {
       throw invalid(`items: at most ${maxBatchItems} per BatchStamp, got ${req.items.length}`);
     }
     const batchId = requireBatchId(ctx.requestHeader.get("x-batch-id") ?? newStampingBatchId());
     const principal = principalOf(ctx);
-    await this.deps.limits.charge(principal, "stamp", Math.max(1, req.items.length));
+    // Before anything is charged: no wait lets a batch larger than the budget through.
+    limits.checkItemsFit(principal, req.items.length);
+    await limits.charge(principal, "stamp");
+    setAll(ctx.responseHeader, await limits.chargeItems(principal, req.items.length));
     ctx.responseHeader.set("x-batch-id", batchId);
     const batch: StampingBatch = {
       id: batchId,
@@ -147,15 +158,17 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
     ctx: HandlerContext,
   ): AsyncGenerator<StreamStampResponse> {
     const principal = principalOf(ctx);
+    await this.deps.limits.charge(principal, "stamp");
     const progress = this.streamProgress(ctx, principal.accountId);
     let sequence = 0;
     for await (const inputs of readAhead(requests, this.deps.maxBatchItems)) {
       progress?.grow(inputs.length);
-      const { views, failure } = await stampGroup(this.deps, principal, inputs, sequence + 1, progress);
-      for (const view of views) {
+      const group = await stampGroup(this.deps, principal, inputs, sequence + 1, progress);
+      setAll(ctx.responseTrailer, group.items);
+      for (const view of group.views) {
         yield create(StreamStampResponseSchema, { stamp: toStampMessage(view), sequence: ++sequence });
       }
-      if (failure) throw failure;
+      if (group.failure) throw withoutStaleTrailers(group.failure, ctx.responseTrailer);
     }
     progress?.finish();
   }
@@ -202,6 +215,23 @@ export function grpcStampService(ctx: AppContext, stamps: Stamps, search: StampS
     file: file_svc_v1_stamp,
     spec: createServiceImplSpec<typeof StampService>(StampService, handlers),
   };
+}
+
+function setAll(headers: Headers, values: Record<string, string>): void {
+  for (const [name, value] of Object.entries(values)) headers.set(name, value);
+}
+
+/**
+ * A refusal that carries the items budget's figures replaces those set earlier in the call: the
+ * trailers would otherwise hold each twice (Connect appends an error's metadata to them).
+ */
+function withoutStaleTrailers(failure: unknown, trailers: Headers): unknown {
+  if (failure instanceof ConnectError) {
+    failure.metadata.forEach((_, name) => {
+      trailers.delete(name);
+    });
+  }
+  return failure;
 }
 
 /** A batch item's refusal is its result, not the batch's failure. */

@@ -4,7 +4,7 @@ import { ServiceError } from "../errors.js";
 import type { BatchProgress } from "../stamps/batch-progress.js";
 import type { HashStampRequest, StampService } from "../stamps/stamp-service.js";
 import type { StampView } from "../stamps/stamp-view.js";
-import type { CallLimits } from "./call-limits.js";
+import type { CallLimits, ItemsMetadata } from "./call-limits.js";
 import { type StampInput, toHashStampRequest } from "./requests.js";
 
 export interface StreamDeps {
@@ -17,6 +17,8 @@ export interface StreamedGroup {
   views: StampView[];
   /** The first request's refusal (named by its sequence number), or null when every one was stamped. */
   failure: unknown;
+  /** What is left of the caller's bulk items budget after the group's charges (the call's trailers). */
+  items: ItemsMetadata;
 }
 
 /**
@@ -24,8 +26,9 @@ export interface StreamedGroup {
  * as one batch: one charge, one service signature over their Merkle root, one transaction. It
  * keeps the stream's per-request rules: requests are charged and checked in order, and the first
  * one refused (rate limit, bad input) ends the call after the stamps of the requests before it;
- * nothing after it is made. A group is charged up to that request in as few charges as the
- * caller's tier allows, one request at a time only when the budget does not hold a whole charge.
+ * nothing after it is made. A group's requests are bulk items (stamp.proto, Rate limiting), charged
+ * up to that request in as few charges as the caller's tier allows, one at a time only when the
+ * budget does not hold a whole charge.
  */
 export async function stampGroup(
   deps: StreamDeps,
@@ -55,36 +58,43 @@ export async function stampGroup(
   return {
     views: results.filter((r): r is StampView => !(r instanceof ServiceError)),
     failure: failure && withSequence(failure.error, firstSequence + failure.index),
+    items: charged.items,
   };
 }
 
 /**
- * Charges `count` stamps in order, each at its full weight: in charges of as many as one charge may
- * hold (CallLimits.perCharge), and when the budget does not hold a whole charge, as many of its
- * stamps as it holds, one at a time. Returns how many were charged and the refusal that stopped it.
+ * Charges `count` bulk items in order: in charges of as many as one charge may hold
+ * (CallLimits.itemsPerCharge), and when the budget does not hold a whole charge, as many of its
+ * items as it holds, one at a time. Returns how many were charged, the refusal that stopped it and
+ * the last figures of the budget.
  */
 async function chargeInOrder(limits: CallLimits, principal: Principal, count: number) {
-  const most = limits.perCharge(principal, "stamp");
+  const most = limits.itemsPerCharge(principal);
   let allowed = 0;
+  let items: ItemsMetadata = {};
+  const charge = async (size: number) => {
+    items = await limits.chargeItems(principal, size);
+    allowed += size;
+  };
+  // A refusal carries the budget's figures itself.
+  const stopped = (refusal: unknown) => ({ allowed, refusal, items });
   while (allowed < count) {
     const size = Math.min(most, count - allowed);
     try {
-      await limits.charge(principal, "stamp", size);
-      allowed += size;
+      await charge(size);
       continue;
     } catch (refusal) {
-      if (size === 1) return { allowed, refusal };
+      if (size === 1) return stopped(refusal);
     }
     for (let i = 0; i < size; i++) {
       try {
-        await limits.charge(principal, "stamp");
-        allowed++;
+        await charge(1);
       } catch (refusal) {
-        return { allowed, refusal };
+        return stopped(refusal);
       }
     }
   }
-  return { allowed, refusal: null };
+  return { allowed, refusal: null, items };
 }
 
 /** StreamStamps names the request that ended the call: `request 3: content_hash: …`. */

@@ -4,7 +4,7 @@ import type { Logger } from "../logger.js";
 import type { AlgorithmName, Outcome } from "./algorithm.js";
 import { type MeteredRequest, requestClass, weightFor } from "./paths.js";
 import type { LimiterStore } from "./store.js";
-import { type Lane, lanesOf, MINUTE_MS, type TierLimits, tierLimits } from "./tiers.js";
+import { bulkItemLimits, type Lane, lanesOf, MINUTE_MS, type TierLimits, tierLimits } from "./tiers.js";
 
 /** The answer for one request, in the terms of the rate-limit headers (specs/openapi.yaml info, Rate limiting). */
 export interface Decision {
@@ -45,6 +45,8 @@ export interface RateLimiterOptions {
   cleanupIntervalMs: number;
   /** Per-tier limits; the spec's by default (the benchmark raises them). */
   tiers?: Record<Tier, TierLimits>;
+  /** Per-tier bulk items budgets (`bulkItemLimits` by default; the benchmark raises them). */
+  bulkItems?: Record<Tier, TierLimits>;
   /** Page requests a client may make a minute (`PAGE_RATE_LIMIT_PER_MINUTE`); 0 = not limited. */
   pagesPerMinute?: number;
 }
@@ -57,6 +59,8 @@ export class RateLimiter {
   private readonly tiers: Record<Tier, TierLimits>;
   /** Each tier's lanes, built once: they are the same for every request. */
   private readonly lanes: Record<Tier, readonly Lane[]>;
+  private readonly bulk: Record<Tier, TierLimits>;
+  private readonly bulkLanes: Record<Tier, readonly Lane[]>;
   private readonly pageLanes: readonly Lane[];
   private readonly counts = { allowed: zeroes(), limited: zeroes(), storeErrors: 0, cleanups: 0 };
   private readonly timer: NodeJS.Timeout | undefined;
@@ -64,6 +68,8 @@ export class RateLimiter {
   constructor(private readonly options: RateLimiterOptions) {
     this.tiers = options.tiers ?? tierLimits;
     this.lanes = mapTiers((tier) => lanesOf(this.tiers[tier]));
+    this.bulk = options.bulkItems ?? bulkItemLimits;
+    this.bulkLanes = mapTiers((tier) => lanesOf(this.bulk[tier]));
     const perMinute = options.pagesPerMinute ?? 0;
     this.pageLanes = [{ limit: perMinute, periodMs: MINUTE_MS, burst: perMinute }];
     if (options.cleanupIntervalMs > 0) {
@@ -100,6 +106,23 @@ export class RateLimiter {
   consume(principal: Principal, path: string, weight = weightFor(path)): Metered {
     const { tier } = principal;
     return this.decide(tier, principal.clientKey, this.tiers[tier].perMinute, this.lanes[tier], weight);
+  }
+
+  /**
+   * Charges `count` bulk items (BatchStamp items, StreamStamps requests) at once, all or nothing,
+   * to the caller's items budget, kept apart from its request budget (stamp.proto, Rate limiting:
+   * Bulk items). The decision's figures are items: `limit` a minute, `remaining` left. Call it
+   * with at most `maxItems` items: more would be counted as that many.
+   */
+  meterItems(principal: Principal, count: number): Metered {
+    const { tier } = principal;
+    const key = `items:${principal.clientKey}`;
+    return this.decide(tier, key, this.bulk[tier].perMinute, this.bulkLanes[tier], count);
+  }
+
+  /** The most bulk items one charge of `tier` may hold: a whole minute's (`capacity`). */
+  maxItems(tier: Tier): number {
+    return this.capacity(this.bulkLanes[tier]);
   }
 
   /** The caller's tier figures without charging anything (the exempt paths' headers). */
@@ -178,8 +201,12 @@ export class RateLimiter {
    * items stay under it instead of passing for less than they cost.
    */
   maxWeight(tier: Tier): number {
+    return this.capacity(this.lanes[tier]);
+  }
+
+  private capacity(lanes: readonly Lane[]): number {
     const tokenBucket = this.options.store.algorithm === "token_bucket";
-    return Math.min(...this.lanes[tier].map((lane) => (tokenBucket ? lane.burst : lane.limit)));
+    return Math.min(...lanes.map((lane) => (tokenBucket ? lane.burst : lane.limit)));
   }
 
   /** For the host program and `GET /metrics`: counts since start, clients tracked now. */

@@ -13,6 +13,8 @@ export interface OpenLimiterOptions {
   clock?: Clock;
   /** Replaces the spec's limits (the benchmark raises them so nothing is throttled). */
   tiers?: Record<Tier, TierLimits>;
+  /** Replaces the spec's bulk items budgets, likewise. */
+  bulkItems?: Record<Tier, TierLimits>;
 }
 
 /** The limiter the configuration asks for; none when `RATE_LIMIT_ENABLED` is false. */
@@ -26,6 +28,7 @@ export async function openRateLimiter(
     logger: options.logger,
     cleanupIntervalMs: config.RATE_LIMIT_CLEANUP_INTERVAL_SECONDS * 1000,
     tiers: options.tiers,
+    bulkItems: options.bulkItems,
     pagesPerMinute: config.PAGE_RATE_LIMIT_PER_MINUTE,
   });
 }

@@ -10,10 +10,22 @@ export const weights: Readonly<Record<string, number>> = {
   "/vault": 1.0,
   "/explorer": 0.5,
   "/presets": 0.1,
+  // Signed or immutable data that monitors and verifiers fetch often: the log's checkpoints and
+  // tiles, and the TSA's certificate, cost what a look at /health would (issue #36).
+  "/log": 0.1,
+  "/log/checkpoint": 0.1,
+  "/log/tiles": 0.1,
+  "/tsa/ca.pem": 0.1,
   "/health": 0.1,
 };
 
 export const DEFAULT_WEIGHT = 1.0;
+
+/**
+ * Paths under a cheap prefix that cost the default all the same: `GET /log` is a checkpoint read,
+ * but the proofs below it are computed per request.
+ */
+const FULL_PRICE = ["/log/inclusion", "/log/consistency"];
 
 /**
  * Never limited nor charged (specs/openapi.yaml info, Rate limiting), with everything below them (assets); their responses carry
@@ -47,9 +59,9 @@ export interface MeteredRequest {
   count?: number;
 }
 
-// The pages people load and reload: the verification page, the dashboard with its counts and the
-// explorer.
-const PAGES = [/^\/verify\/[^/]+$/, /^\/dashboard$/, /^\/dashboard\/stats$/, /^\/explorer$/];
+// The pages people load and reload: the landing page (a program's root object is charged there
+// too: it is the same path), the verification page, the dashboard with its counts and the explorer.
+const PAGES = [/^\/$/, /^\/verify\/[^/]+$/, /^\/dashboard$/, /^\/dashboard\/stats$/, /^\/explorer$/];
 // What the dashboard and the explorer also fetch in the background from the browser: the log
 // panel, the explorer's list and statistics, and their WebSocket. Only with a browser's
 // Sec-Fetch-Site: same-origin (the WebSocket upgrade stands in its own Origin for it, ws/upgrade.ts),
@@ -71,6 +83,7 @@ const byLength = Object.keys(weights).sort((a, b) => b.length - a.length);
 /** The cost of a request to `path`: the longest listed prefix on whole segments, else 1.0. */
 export function weightFor(path: string): number {
   const p = normalise(path);
+  if (underAny(p, FULL_PRICE)) return DEFAULT_WEIGHT;
   for (const prefix of byLength) if (under(p, prefix)) return weights[prefix]!;
   return DEFAULT_WEIGHT;
 }

@@ -14,11 +14,17 @@ export class RateLimitedError extends ServiceError {
 
 /**
  * The one wording of a rate-limit refusal, on every transport: the REST and WebSocket upgrade 429
- * body's `message`, the WebSocket `error` reply's, gRPC RESOURCE_EXHAUSTED's. `whole` names what a
- * charge of several calls at once waits for (a gRPC batch: "all 3 stamps"): its wait is for the
- * budget to cover all of them.
+ * body's `message`, the WebSocket `error` reply's, gRPC RESOURCE_EXHAUSTED's.
  */
-export function refusalMessage(d: Decision, whole?: string): string {
-  const until = whole ? `, when the budget covers ${whole}` : "";
-  return `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds${until}.`;
+export function refusalMessage(d: Decision): string {
+  return `Rate limit exceeded for tier ${d.tier}. Retry after ${d.resetSeconds} seconds.`;
+}
+
+/**
+ * The wording of a bulk items refusal (stamp.proto, Rate limiting: Bulk items): which budget, its
+ * size, the wait, and that the wait is for the budget to cover all `count` items.
+ */
+export function itemsRefusalMessage(d: Decision, count: number): string {
+  const until = count > 1 ? `, when the budget covers all ${count} items` : "";
+  return `Item limit exceeded for tier ${d.tier} (${d.limit} items a minute). Retry after ${d.resetSeconds} seconds${until}.`;
 }

@@ -15,6 +15,19 @@ export const tierLimits: Record<Tier, TierLimits> = {
 };
 
 /**
+ * Each tier's budget of bulk items (a BatchStamp item, a StreamStamps request): per minute, per hour
+ * and, as `burst`, a whole minute's items (stamp.proto, Rate limiting: Bulk items). Apart from the
+ * request budget, so that stamping an archive is practical on a normal key while every tier stays
+ * bounded.
+ */
+export const bulkItemLimits: Record<Tier, TierLimits> = {
+  anonymous: { perMinute: 60, perHour: 600, burst: 60 },
+  authenticated: { perMinute: 10_000, perHour: 100_000, burst: 10_000 },
+  premium: { perMinute: 50_000, perHour: 1_000_000, burst: 50_000 },
+  internal: { perMinute: 200_000, perHour: 10_000_000, burst: 200_000 },
+};
+
+/**
  * One of the limits a request must pass: `limit` per `periodMs`. The token bucket holds at most
  * `burst` tokens and refills `limit` per period; the sliding window counts `limit` per rolling
  * period and ignores `burst` (no burst tolerance: docs/design.md, Rate limiting).

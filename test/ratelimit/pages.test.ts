@@ -53,6 +53,17 @@ describe("the page budget", () => {
     }
   });
 
+  it("charges the landing page to it: 30 quick reloads of / answer 200, the API budget untouched", async () => {
+    await start();
+    for (let i = 0; i < 30; i++) {
+      const res = await get("/", asBrowser);
+      expect(res.status, `reload ${i + 1}`).toBe(200);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("120");
+      await res.text();
+    }
+    expect((await get("/presets")).headers.get("x-ratelimit-remaining")).toBe("4");
+  });
+
   it("refuses beyond the budget with an HTML page to a browser, JSON to a program", async () => {
     await start({ PAGE_RATE_LIMIT_PER_MINUTE: "3" });
     for (let i = 0; i < 3; i++) expect((await get("/dashboard", asBrowser)).status).toBe(200);
@@ -95,5 +106,20 @@ describe("an API refusal to a browser", () => {
     expect(statuses.at(-1)).toBe(429);
     expect(last!.headers.get("content-type")).toMatch(/^text\/html/);
     expect(await last!.text()).toContain("Too many requests");
+  });
+});
+
+describe("the log's checkpoints and tiles", () => {
+  it("cost 0.1 each: an anonymous monitor reads 40 of them from a burst of 5", async () => {
+    await start();
+    const paths = ["/log", "/log/checkpoint", "/log/tiles/checkpoint", "/tsa/ca.pem"];
+    for (let i = 0; i < 40; i++) {
+      const res = await get(paths[i % paths.length]!);
+      expect(res.status, `${paths[i % paths.length]} read ${i + 1}`).not.toBe(429);
+      await res.arrayBuffer();
+    }
+    // 4.0 of 5 spent: one request of the default cost still passes, a second does not.
+    expect((await get("/ws/stats")).status).toBe(200);
+    expect((await get("/ws/stats")).status).toBe(429);
   });
 });
