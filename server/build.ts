@@ -138,6 +138,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     {
       store,
       redis: config.REDIS_URL ? () => pingRedis(events, rateLimiter) : undefined,
+      mirror: proofs.log.tiles.hasMirrors ? () => proofs.log.tiles.mirrorsHealthy() : undefined,
       batcher: proofs.pipeline.liveness,
       scheduler: vault.scheduler.liveness,
     },
@@ -145,7 +146,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   );
   // Each domain contributes its REST handlers here; operations without one answer 501.
   const handlers: Handlers = {
-    ...healthHandlers(health, readiness, clock),
+    ...healthHandlers(health, readiness, clock, config.STORE_RETRY_AFTER_SECONDS),
     ...metricsHandlers(config, metrics),
     ...wsHandlers(ws),
     ...stampingHandlers(ctx, { ...stamps, service: stampsVia("rest") }),
@@ -187,6 +188,8 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     config.METRICS_ENABLED && !metricsOnRestPort(config)
       ? createMetricsServer(metrics, logger, config)
       : undefined;
+  // An instance whose store stops answering is not ready until it answers again (GET /ready).
+  readiness.follow(store.availability);
   readiness.set("ready");
   return {
     ctx,

@@ -1498,7 +1498,7 @@ export interface components {
         };
         HealthResponse: {
             /**
-             * @description `ok`; `degraded` (answering, but Redis, the batcher or the vault scheduler fails); `down` (the store fails; answered with 503); `starting` (migrations run; answered with 503).
+             * @description `ok`; `degraded` (answering, but Redis, a tile mirror, the batcher or the vault scheduler fails); `down` (the store fails; answered with 503); `starting` (migrations run; answered with 503).
              * @enum {string}
              */
             status: "ok" | "degraded" | "down" | "starting";
@@ -1509,10 +1509,11 @@ export interface components {
              * @description The server's current time.
              */
             timestamp: string;
-            /** @description Each check and its outcome, nothing more (no error messages or addresses; the server's log has the cause). `redis` is present only when Redis is configured. Absent while starting. */
+            /** @description Each check and its outcome, nothing more (no error messages or addresses; the server's log has the cause). `redis` is present only when Redis is configured; `mirror` only when a tile mirror is (`LOG_TILES_DIR`, `LOG_TILES_S3_BUCKET`), and fails from a failed copy to any of them until one succeeds (a read-only folder, a bucket refusing writes). Absent while starting. */
             checks?: {
                 store: components["schemas"]["HealthCheckResult"];
                 redis?: components["schemas"]["HealthCheckResult"];
+                mirror?: components["schemas"]["HealthCheckResult"];
                 batcher: components["schemas"]["HealthCheckResult"];
                 scheduler: components["schemas"]["HealthCheckResult"];
             };

@@ -19,14 +19,17 @@ export interface HealthSources {
   store: { ping(): Promise<void> };
   /** Only when Redis is configured: the event bus and the rate-limit store reach it. */
   redis?: () => Promise<void>;
+  /** Only when a tile mirror is configured: whether its last copy succeeded. */
+  mirror?: () => boolean;
   batcher: { alive(): boolean };
   scheduler: { alive(): boolean };
 }
 
 /**
- * /health's checks. Without the store nothing works (`down`); without Redis, the batcher or the
- * vault scheduler the service still answers, with something missing (`degraded`): events do not
- * cross instances, stamps stop being sealed, deadlines stop being applied. Failures are logged
+ * /health's checks. Without the store nothing works (`down`); without Redis, a tile mirror, the
+ * batcher or the vault scheduler the service still answers, with something missing (`degraded`):
+ * events do not cross instances, the mirrored log falls behind, stamps stop being sealed,
+ * deadlines stop being applied. Failures are logged
  * with their cause, for operators; the report names the check only.
  */
 export class HealthChecks {
@@ -36,7 +39,7 @@ export class HealthChecks {
   ) {}
 
   async report(): Promise<HealthReport> {
-    const { store, redis, batcher, scheduler } = this.sources;
+    const { store, redis, mirror, batcher, scheduler } = this.sources;
     const [storeOk, redisOk] = await Promise.all([
       this.reachable("store", () => store.ping()),
       redis && this.reachable("redis", redis),
@@ -44,6 +47,7 @@ export class HealthChecks {
     const checks: Checks = {
       store: result(storeOk),
       ...(redisOk === undefined ? {} : { redis: result(redisOk) }),
+      ...(mirror ? { mirror: result(mirror()) } : {}),
       batcher: result(batcher.alive()),
       scheduler: result(scheduler.alive()),
     };

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { TileMirror } from "./tile-mirror.js";
 
@@ -18,7 +19,7 @@ export class DirectoryTileMirror implements TileMirror {
 
   async recover(): Promise<void> {
     await rm(this.temporaryDir, { recursive: true, force: true });
-    await mkdir(this.temporaryDir, { recursive: true });
+    await this.makeFolder(this.temporaryDir);
   }
 
   async missing(paths: readonly string[]): Promise<string[]> {
@@ -35,7 +36,7 @@ export class DirectoryTileMirror implements TileMirror {
 
   async write(path: string, data: Uint8Array): Promise<void> {
     const target = join(this.dir, path);
-    await mkdir(dirname(target), { recursive: true });
+    await this.makeFolder(dirname(target));
     const temporary = join(this.temporaryDir, randomBytes(8).toString("hex"));
     try {
       const file = await open(temporary, "wx", 0o644);
@@ -62,6 +63,20 @@ export class DirectoryTileMirror implements TileMirror {
 
   async removePartials(fullTilePath: string): Promise<void> {
     await rm(join(this.dir, `${fullTilePath}.p`), { recursive: true, force: true });
+  }
+
+  /**
+   * mkdir -p that reports why it failed: Node's recursive mkdir answers ENOENT on a read-only file
+   * system, which would send an operator looking for a missing folder; the mirror's own folder
+   * then says EROFS (or EACCES) instead.
+   */
+  private async makeFolder(path: string): Promise<void> {
+    try {
+      await mkdir(path, { recursive: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") await access(this.dir, constants.W_OK);
+      throw err;
+    }
   }
 
   private get temporaryDir(): string {

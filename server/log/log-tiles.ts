@@ -58,6 +58,16 @@ export class LogTiles {
     if (tree.size > from) await this.write(tree, from, tree.size);
   }
 
+  /** Whether a tile mirror is configured. */
+  get hasMirrors(): boolean {
+    return this.mirrors.length > 0;
+  }
+
+  /** Whether no mirror's last copy failed (`GET /health`'s `mirror` check). */
+  mirrorsHealthy(): boolean {
+    return this.mirrors.every((m) => !m.failing);
+  }
+
   /** A stored tile by its path (`tile/…`); undefined when there is none (or the path is not a tile's). */
   async tile(path: string): Promise<Uint8Array | undefined> {
     try {

@@ -49,6 +49,11 @@ export class TileMirrorSync {
     private readonly logger: Logger,
   ) {}
 
+  /** Whether the last attempt to copy to the mirror failed (`GET /health`'s `mirror` check). */
+  get failing(): boolean {
+    return this.failures > 0;
+  }
+
   /** Brings the mirror up to `checkpoint`, unless it is waiting out a failure; never throws. */
   async follow(checkpoint: StoredCheckpoint): Promise<void> {
     const now = this.clock.now().getTime();
