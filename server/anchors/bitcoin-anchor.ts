@@ -31,7 +31,8 @@ export class BitcoinAnchor implements AnchorAdapter {
   async attempt(subject: AnchorSubject, evidence: Uint8Array | null): Promise<AnchorOutcome> {
     if (evidence === null) return this.submit(subject.root);
     const receipts = JSON.parse(new TextDecoder().decode(evidence)) as Receipts;
-    for (const { calendar, commitment } of receipts.pending) {
+    // Receipts stored before calendars were checked may name any host: those are not asked.
+    for (const { calendar, commitment } of receipts.pending.filter((p) => this.configured(p.calendar))) {
       const height = await this.upgraded(calendar, hexToBytes(commitment));
       if (height !== null) {
         return { status: "confirmed", reference: String(height), confirmedAt: this.clock.now() };
@@ -57,9 +58,19 @@ export class BitcoinAnchor implements AnchorAdapter {
     });
     if (!response.ok) throw new Error(`calendar ${calendar} answered HTTP ${response.status}`);
     const found = attestations(new Uint8Array(await response.arrayBuffer()), root);
+    // A pending attestation names where to ask for the upgrade; only configured calendars are
+    // ever contacted, so one naming another host is asked of the calendar that issued it (an
+    // aggregator, or a calendar answering for a peer, is configured by the operator or not used).
     return found.flatMap((a) =>
-      a.kind === "pending" ? [{ calendar: a.uri, commitment: bytesToHex(a.commitment) }] : [],
+      a.kind === "pending"
+        ? [{ calendar: this.configured(a.uri) ? a.uri : calendar, commitment: bytesToHex(a.commitment) }]
+        : [],
     );
+  }
+
+  private configured(uri: string): boolean {
+    const wanted = normalized(uri);
+    return this.calendars.some((c) => normalized(c) === wanted);
   }
 
   /** The attested block height once the calendar has one for the commitment, else null. */
@@ -79,3 +90,5 @@ export class BitcoinAnchor implements AnchorAdapter {
     return heights.length > 0 ? Math.min(...heights) : null;
   }
 }
+
+const normalized = (uri: string) => uri.replace(/\/+$/, "").toLowerCase();

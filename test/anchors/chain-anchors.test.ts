@@ -88,6 +88,35 @@ describe("the bitcoin anchor against a stand-in calendar", () => {
   });
 });
 
+describe("the bitcoin anchor contacts configured calendars only", () => {
+  it("asks the calendar that issued a pending attestation naming another host, never that host", async () => {
+    const elsewhere = await stubServer(() => ({ status: 500 }));
+    stops.push(elsewhere.close);
+    const nonce = new Uint8Array(16).fill(7);
+    const calendar = await stubServer(({ method, path }) => {
+      if (method === "POST" && path === "/digest")
+        return {
+          status: 200,
+          body: Uint8Array.from([0xf0, ...varbytes(nonce), 0x08, ...pending(elsewhere.url)]),
+        };
+      if (path.startsWith("/timestamp/"))
+        return { status: 200, body: Uint8Array.from([0x08, ...bitcoin(900002)]) };
+      return { status: 404 };
+    });
+    stops.push(calendar.close);
+    const running = await startProofService({ OTS_CALENDAR_URLS: calendar.url });
+    stops.push(() => running.svc.close());
+    const { id } = await stampHash(running.svc, ["bitcoin"]);
+    await running.tick();
+    running.clock.advance(10 * 60_000);
+    await running.tick();
+    const stamp = await getJson<StampResponse>(running.svc, `/stamps/${id}`);
+    expect(stamp).toMatchObject({ anchors: [{ type: "bitcoin", status: "confirmed", reference: "900002" }] });
+    expect(elsewhere.requests).toEqual([]);
+    expect(calendar.requests.map((r) => r.path.split("/")[1])).toEqual(["digest", "timestamp"]);
+  });
+});
+
 describe("the ethereum anchor against a stand-in JSON-RPC node", () => {
   it("sends the root in a transaction, then confirms with its hash and the block's time", async () => {
     const txHash = `0x${"ab".repeat(32)}`;
