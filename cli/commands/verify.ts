@@ -4,14 +4,15 @@ import { type Command, Option } from "commander";
 import { parseIJson } from "../../core/i-json.js";
 import type { KeyRing, RingKey } from "../../core/key-ring.js";
 import { verifyStamp } from "../../core/stamp.js";
-import type { VerifyResult } from "../../core/types.js";
 import { looksLikeProofBundle, type ProofBundle, parseProofBundle } from "../../sdk/src/bundle/bundle.js";
 import { type BundleCheck, verifyProofBundle } from "../../sdk/src/bundle/verify-bundle.js";
 import { clientFor, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { UsageError } from "../errors.js";
 import { readInput } from "../files.js";
+import { verifyOnline } from "../verify-online.js";
+import { bundleSummary, exitCodeOf, summary } from "../verify-report.js";
 
-interface VerifyOptions extends RemoteFlags {
+export interface VerifyOptions extends RemoteFlags {
   online?: boolean;
   trust?: string[];
   logKey?: string[];
@@ -24,7 +25,7 @@ export function registerVerify(program: Command): void {
   const command = program
     .command("verify")
     .description(
-      "verify a stamp: offline (the default, no network) every part a proof bundle holds, or a stamp file's format, signatures and hash; --online asks the server (POST /stamps/{id}/verify)",
+      "verify a stamp: offline (the default, no network) every part a proof bundle holds, or a stamp file's format, signatures and hash; --online also asks the service you name with --url or STAMPD_URL. Exit 0 valid and signed by a known service key, 1 invalid, 2 usage error, 3 signature valid but signer unknown (no --trust, --key-ring or --online)",
     )
     .argument(
       "<file>",
@@ -32,12 +33,23 @@ export function registerVerify(program: Command): void {
     )
     .argument("[document]", "the original document, to compare its hash with the stamp's")
     .addOption(new Option("--offline", "verify here with no network (the default)").conflicts("online"))
-    .option("--online", "ask the server that made the stamp (its URL from the bundle, or --url)")
-    .option("--trust <keys...>", "service keys (ed25519:<hex>) to accept; default: the key the stamp embeds")
-    .option("--log-key <keys...>", "log verifier keys to accept; default: the key the bundle holds")
     .option(
-      "--key-ring <file>",
-      "the deployment's key ring (the JSON of GET /keys, e.g. from stampd keys ring --json): each key trusted for its own period",
+      "--online",
+      "check the file here against the key ring of the service --url or STAMPD_URL names (never the file's service_url), then compare with what that service holds",
+    )
+    .option(
+      "--trust <keys...>",
+      "service keys (ed25519:<hex>) to accept; without them or a key ring the signer is unknown",
+    )
+    .option(
+      "--log-key <keys...>",
+      "log verifier keys to accept; default: the key ring's, else the key the bundle holds",
+    )
+    .addOption(
+      new Option(
+        "--key-ring <file>",
+        "the deployment's key ring (the JSON of GET /keys, e.g. from stampd keys ring --json): each key trusted for its own period, a revoked key's later signatures refused",
+      ).env("STAMPD_KEY_RING"),
     )
     .option(
       "--tsa-ca <pem-file>",
@@ -50,31 +62,57 @@ export function registerVerify(program: Command): void {
   withRemoteOptions(command).action(
     async (path: string, documentPath: string | undefined, opts: VerifyOptions) => {
       const parsed = readStampFile(await readFile(path, "utf8").catch(unreadable(path)));
-      if (opts.online) {
-        const urlGiven = command.getOptionValueSource("url") !== "default";
-        return verifyOnline(
-          parsed,
-          documentPath,
-          urlGiven ? opts : { ...opts, url: parsed.bundle?.service_url ?? opts.url },
-        );
-      }
       const document = documentPath
         ? await openAsBlob(documentPath).catch(unreadable(documentPath))
         : undefined;
       const keyRing = opts.keyRing ? await readKeyRing(opts.keyRing) : undefined;
-      if (parsed.bundle) return verifyBundle(parsed.bundle, document, opts, keyRing);
+      if (opts.online) {
+        // The service asked is the one the user names: a bundle's service_url is whatever its
+        // writer put there, a forger's server included (issue #35).
+        if (command.getOptionValueSource("url") === "default")
+          throw new UsageError(
+            "--online asks the service you name: give --url or STAMPD_URL (a file's service_url is never asked, since whoever wrote the file chose it)",
+          );
+        return checkOnline(parsed, document, opts, keyRing);
+      }
+      if (parsed.bundle) {
+        const check = await checkBundle(parsed.bundle, document, opts, keyRing);
+        console.log(
+          opts.json ? JSON.stringify(check, null, 2) : bundleSummary(parsed.bundle, check, "offline"),
+        );
+        process.exitCode = exitCodeOf(check.valid, check.signer !== "unknown");
+        return;
+      }
       const result = await verifyStamp(parsed.stamp, { document, trustedServiceKeys: opts.trust, keyRing });
+      const pinned = opts.trust !== undefined || keyRing !== undefined;
       console.log(
-        opts.json
-          ? JSON.stringify(result, null, 2)
-          : summary(parsed.stamp, result, opts.trust !== undefined || keyRing !== undefined, "offline"),
+        opts.json ? JSON.stringify(result, null, 2) : summary(parsed.stamp, result, pinned, "offline"),
       );
-      process.exitCode = result.is_valid ? 0 : 1;
+      process.exitCode = exitCodeOf(result.is_valid, pinned);
     },
   );
 }
 
-interface StampFile {
+/** `--online`: the file checked here under the named service's key ring (or the user's), then asked. */
+async function checkOnline(
+  parsed: StampFile,
+  document: Blob | undefined,
+  opts: VerifyOptions,
+  keyRing: RingKey[] | undefined,
+): Promise<void> {
+  const { stamp } = parsed;
+  const stampId = (stamp as { stamp_id?: unknown } | null)?.stamp_id;
+  if (typeof stampId !== "string" || typeof stamp !== "object" || stamp === null)
+    throw new UsageError("the file names no stamp_id to ask the service about");
+  const client = clientFor(opts);
+  const ring = keyRing ?? (await client.log.keyRing()).keys;
+  const local = parsed.bundle
+    ? await checkBundle(parsed.bundle, document, opts, ring)
+    : await verifyStamp(stamp, { document, trustedServiceKeys: opts.trust, keyRing: ring });
+  return verifyOnline(client, { stampId, stamp, local, document }, opts);
+}
+
+export interface StampFile {
   /** The stamp document. */
   stamp: unknown;
   bundle?: ProofBundle;
@@ -112,21 +150,27 @@ function stampDocumentOf(value: unknown): unknown {
 /** The `keys` of a saved `GET /keys` document. */
 async function readKeyRing(path: string): Promise<RingKey[]> {
   const text = (await readInput(path)).toString("utf8");
-  const keys = (JSON.parse(text) as Partial<KeyRing> | null)?.keys;
+  let keys: unknown;
+  try {
+    keys = (parseIJson(text) as Partial<KeyRing> | null)?.keys;
+  } catch (err) {
+    throw new UsageError(`--key-ring ${path}: ${(err as Error).message}`);
+  }
   if (!Array.isArray(keys))
     throw new UsageError(`--key-ring ${path}: not a key ring (the JSON of GET /keys)`);
   return keys;
 }
 
-async function verifyBundle(
+/** `verifyProofBundle` with the command's pins: keys, key ring, CAs. */
+export async function checkBundle(
   bundle: ProofBundle,
   document: Blob | undefined,
   opts: VerifyOptions,
   keyRing: RingKey[] | undefined,
-): Promise<void> {
+): Promise<BundleCheck> {
   const pem = async (file: string | undefined) =>
     file ? (await readInput(file)).toString("utf8") : undefined;
-  const check = await verifyProofBundle(bundle, {
+  return verifyProofBundle(bundle, {
     document,
     trustedServiceKeys: opts.trust,
     trustedLogKeys: opts.logKey,
@@ -134,51 +178,6 @@ async function verifyBundle(
     trustedTsaCaPem: await pem(opts.tsaCa),
     trustedAnchorTsaCaPem: await pem(opts.anchorTsaCa),
   });
-  console.log(opts.json ? JSON.stringify(check, null, 2) : bundleSummary(bundle, check));
-  process.exitCode = check.valid ? 0 : 1;
-}
-
-function bundleSummary(bundle: ProofBundle, check: BundleCheck): string {
-  const { verification: v } = check;
-  const width = Math.max(...check.pieces.map((p) => p.name.length));
-  return [
-    `stamp ${bundle.stamp.stamp_id}: ${check.valid ? "VALID" : "INVALID"} (offline, proof bundle saved ${bundle.saved_at})`,
-    ...check.pieces.map((p) => `  ${p.name.padEnd(width)}  ${p.status.padEnd(10)} ${p.detail}`),
-    `  ${"trust score".padEnd(width)}  ${v.trust_score} of ${v.trust_threshold} required (${v.trust_met ? "met" : "not met"})`,
-  ].join("\n");
-}
-
-async function verifyOnline(
-  parsed: StampFile,
-  documentPath: string | undefined,
-  opts: VerifyOptions,
-): Promise<void> {
-  const stampId = (parsed.stamp as { stamp_id?: unknown } | null)?.stamp_id;
-  if (typeof stampId !== "string") throw new UsageError("the file names no stamp_id to ask the server about");
-  const file = documentPath ? await openAsBlob(documentPath).catch(unreadable(documentPath)) : undefined;
-  const result = await clientFor(opts).verify.stamp(stampId, file ? { file } : {});
-  console.log(
-    opts.json ? JSON.stringify(result, null, 2) : summary(parsed.stamp, result, true, `online, ${opts.url}`),
-  );
-  process.exitCode = result.is_valid ? 0 : 1;
-}
-
-function summary(stamp: unknown, result: VerifyResult, keyPinned: boolean, how: string): string {
-  const { details } = result;
-  const id = (stamp as { stamp_id?: unknown } | null)?.stamp_id;
-  const anchors = details.anchors.map((a) => `${a.type} ${a.status}`).join(", ") || "none requested";
-  const offline = how === "offline";
-  const lines = [
-    `stamp ${typeof id === "string" ? id : "(unknown id)"}: ${result.is_valid ? "VALID" : "INVALID"} (${how})`,
-    `  format             ${details.format}`,
-    `  service signature  ${details.service_signature}${keyPinned ? "" : " (key not pinned; --trust <key> requires a known service key)"}`,
-    `  author signature   ${details.author_signature}`,
-    `  content hash       ${details.content_hash}`,
-    `  anchors            ${anchors}${offline && details.anchors.length ? " (offline: live states not checked; a proof bundle holds them)" : ""}`,
-    `  trust score        ${result.trust_score} of ${result.trust_threshold} required (${result.trust_met ? "met" : "not met"})`,
-  ];
-  if (details.failures.length) lines.push("failures:", ...details.failures.map((f) => `  - ${f}`));
-  return lines.join("\n");
 }
 
 const unreadable = (path: string) => (err: NodeJS.ErrnoException) => {

@@ -107,20 +107,17 @@ describe("proof bundles and the log from the CLI", { timeout: SPAWNS_TIMEOUT }, 
     expect(missing.err).toContain("HTTP 404");
   });
 
-  it("verify --online asks the server, with the document", async () => {
-    const good = await runStampd(["verify", path("contract.stampd.json"), path("contract.txt"), "--online"]);
+  it("verify --online checks the bundle here, then asks the server named by --url, with the document", async () => {
+    const online = ["verify", path("contract.stampd.json"), "--online", ...serverArgs(svc)];
+    const good = await runStampd([...online, path("contract.txt")]);
     expect(good.code).toBe(0);
-    expect(good.out).toContain(`stamp ${stampId}: VALID (online, ${svc.baseUrl})`);
+    expect(good.out).toContain(`stamp ${stampId}: VALID (online, ${svc.baseUrl}:`);
     expect(good.out).toMatch(/content hash\s+match/);
-    const bad = await runStampd([
-      "verify",
-      path("contract.stampd.json"),
-      path("other.txt"),
-      "--online",
-      "--json",
-    ]);
+    const bad = await runStampd([...online, path("other.txt"), "--json"]);
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.out).details.content_hash).toBe("mismatch");
+    const check = JSON.parse(bad.out);
+    expect(statusOf(check.local.pieces).document).toBe("invalid");
+    expect(check.service.details.content_hash).toBe("mismatch");
   });
 
   it("log checkpoint, inclusion and consistency verify what they fetch", async () => {
@@ -192,7 +189,7 @@ describe("proof bundles and the log from the CLI", { timeout: SPAWNS_TIMEOUT }, 
       "--offline",
       "--json",
     ]);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3); // every part holds, but no key is pinned: signer unknown
     const check = JSON.parse(run.out) as { valid: boolean; pieces: Piece[] };
     expect(check.valid).toBe(true);
     expect(statusOf(check.pieces)).toEqual({
@@ -208,7 +205,7 @@ describe("proof bundles and the log from the CLI", { timeout: SPAWNS_TIMEOUT }, 
       "anchor rfc3161": "valid",
     });
     const human = await runStampd(["verify", path("contract.stampd.json"), path("contract.txt")]);
-    expect(human.out).toContain(`stamp ${stampId}: VALID (offline`);
+    expect(human.out).toContain(`stamp ${stampId}: signature valid, signer unknown (offline`);
     expect(human.out).toMatch(/rfc3161 timestamp\s+valid/);
 
     const other = await runStampd(["verify", path("contract.stampd.json"), path("other.txt"), "--json"]);
@@ -261,7 +258,7 @@ describe("proof bundles and the log from the CLI", { timeout: SPAWNS_TIMEOUT }, 
       return { code: run.code, piece: check.pieces.find((p) => p.name === "anchor rfc3161")! };
     };
     const unpinned = await verify("deed.stampd.json");
-    expect(unpinned.code).toBe(0);
+    expect(unpinned.code).toBe(3);
     expect(unpinned.piece).toMatchObject({
       status: "valid",
       detail: expect.stringContaining("issuer not checked"),
@@ -344,7 +341,7 @@ describe("upgrade of a pending bundle, then verify --offline with the server gon
     expect(info.out).toContain(`stamp ${bundle.stamp.stamp_id}: pending`);
     expect(info.out).toMatch(/batch proof\s+absent \(run `stampd upgrade`\)/);
     const offline = await runStampd(["verify", file(), path("later.txt"), "--json"]);
-    expect(offline.code).toBe(0);
+    expect(offline.code).toBe(3);
     expect(statusOf(JSON.parse(offline.out).pieces)).toMatchObject({
       document: "valid",
       "batch proof": "absent",
@@ -402,7 +399,7 @@ describe("upgrade of a pending bundle, then verify --offline with the server gon
   it("verify --offline with the server stopped: every part it holds, the consistency included", async () => {
     await manual.svc.close();
     const run = await runStampd(["verify", file(), path("later.txt"), "--offline", "--json"]);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     const check = JSON.parse(run.out) as { valid: boolean; pieces: Piece[] };
     expect(check.valid).toBe(true);
     expect(statusOf(check.pieces)).toMatchObject({

@@ -82,9 +82,10 @@ describe("stampd stamp", { timeout: SPAWNS_TIMEOUT }, () => {
     expect(printed.map((s) => s.document_hash)).toEqual([sha3(texts["a.txt"]), sha3(texts["b.txt"])]);
     const saved = JSON.parse(readFileSync(join(out, "b.txt.stampd.json"), "utf8"));
     expect(saved).toMatchObject({ format: "stampd.bundle/v1", stamp: printed[1], proof: null });
+    // Offline with no key pinned, the signer is unknown: exit 3 (issue #35).
     const good = await runStampd(["verify", join(out, "a.txt.stampd.json"), path("a.txt")]);
-    expect(good.code).toBe(0);
-    expect(good.out).toContain("VALID");
+    expect(good.code).toBe(3);
+    expect(good.out).toContain("signature valid, signer unknown");
     const swapped = await runStampd(["verify", join(out, "a.txt.stampd.json"), path("b.txt")]);
     expect(swapped.code).toBe(1);
   });
@@ -150,7 +151,7 @@ describe("stampd stamp --hash-only", { timeout: SPAWNS_TIMEOUT }, () => {
     expect(run.err).toContain("hashing");
     expect(run.err).toContain("100% | 2/2 | stamping");
     const check = await runStampd(["verify", "--json", join(out, "big.bin.stampd.json"), path("big.bin")]);
-    expect(check.code).toBe(0);
+    expect(check.code).toBe(3); // valid, signer unknown: no key pinned
     expect(JSON.parse(check.out).verification.details.content_hash).toBe("match");
   });
 

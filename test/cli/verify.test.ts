@@ -34,10 +34,10 @@ const stampd = (...args: string[]) => {
 };
 
 describe("stampd verify", () => {
-  it("exits 0 for a valid stamp and its file, with a human summary", () => {
+  it("exits 3 for a valid stamp and its file with no key pinned (signer unknown), with a human summary", () => {
     const { code, out } = stampd(path("stamp.json"), path("contract.txt"));
-    expect(code).toBe(0);
-    expect(out).toContain(`stamp ${stamp.stamp_id}: VALID`);
+    expect(code).toBe(3);
+    expect(out).toContain(`stamp ${stamp.stamp_id}: signature valid, signer unknown`);
     expect(out).toMatch(/content hash\s+match/);
     // Offline without the stamp's proof only the signature is evidence (issue #22).
     expect(out).toMatch(/trust score\s+1 of 2 required \(not met\)/);
@@ -59,7 +59,9 @@ describe("stampd verify", () => {
   });
 
   it("--trust pins the service key: the right key passes, another is an untrusted key", () => {
-    expect(stampd("--trust", serviceKey, "--", path("stamp.json")).code).toBe(0);
+    const pinned = stampd("--trust", serviceKey, "--", path("stamp.json"));
+    expect(pinned.code).toBe(0);
+    expect(pinned.out).toContain(`stamp ${stamp.stamp_id}: VALID (offline)`);
     const other = `ed25519:${"1".repeat(64)}`;
     const { code, out } = stampd("--trust", other, "--json", "--", path("stamp.json"));
     expect(code).toBe(1);
