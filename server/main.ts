@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { trustedProxiesLine } from "./auth/client-address.js";
 import { type AssembledService, build } from "./build.js";
 import { type Config, ConfigError, loadConfig, publicBaseUrl } from "./config.js";
+import { ServiceError } from "./errors.js";
 import { grpcLimits } from "./grpc/limits.js";
 import { GrpcListener } from "./grpc/listener.js";
 import { Readiness } from "./health/readiness.js";
@@ -95,10 +96,14 @@ main().catch((err) => {
 });
 
 /**
- * An environment problem (port taken, database or Redis unreachable, a folder not writable) is
- * the operator's to fix: one line naming it. Anything else is a bug, and its stack is wanted.
+ * An environment problem (port taken, database or Redis unreachable, a folder not writable, a full
+ * disk) is the operator's to fix: one line naming it. Anything else is a bug, and its stack is wanted.
  */
 function startupFailure(err: unknown): unknown {
+  // A store that does not answer or cannot write (store_unavailable, storage_full), as requests see it.
+  if (err instanceof ServiceError && err.code === "unavailable") {
+    return `stampd: cannot start: ${err.message} (${err.reason})`;
+  }
   const code = (err as NodeJS.ErrnoException | null)?.code;
   if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return err;
   // A refused dual-stack connect is an AggregateError with a code but no message.

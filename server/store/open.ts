@@ -16,7 +16,12 @@ export async function openStore(
 ): Promise<Store> {
   createPrivateFolder(config.DATA_DIR);
   const path = sqlitePath(config);
-  if (path !== undefined) return new SqliteStore(path, { writerThread: config.SQLITE_WRITER_THREAD ?? true });
+  if (path !== undefined) {
+    return new SqliteStore(path, {
+      writerThread: config.SQLITE_WRITER_THREAD ?? true,
+      retryAfterSeconds: config.STORE_RETRY_AFTER_SECONDS ?? 2,
+    });
+  }
   const { PostgresStore } = await import("./postgres/postgres-store.js");
   return new PostgresStore(config.DATABASE_URL!, {
     timeoutMs: config.STORE_TIMEOUT_MS ?? 5000,

@@ -11,6 +11,7 @@ import {
   stampRowColumns,
   storedStampOf,
 } from "../rows/stamp-rows.js";
+import type { DiskFull } from "./disk-full.js";
 import { type RowTarget, rowInserter, valuesOf } from "./row-inserts.js";
 import { WriterThread } from "./stamp-writer.js";
 import { preparedOnFirstUse } from "./statements.js";
@@ -30,10 +31,18 @@ export class SqliteStampRepository implements StampRepository {
   /** Concurrent inserts, committed together (synchronous = FULL: one fsync per group). */
   readonly writes: GroupCommit<StampParams>;
 
-  constructor(db: Database.Database, { writerThread = true }: { writerThread?: boolean } = {}) {
+  /**
+   * `diskFull`: a group's failure on a full disk, on either connection, becomes `storage_full` before
+   * the group commit sees it, so the whole group fails at once instead of each write in turn.
+   */
+  constructor(
+    db: Database.Database,
+    { writerThread = true, diskFull }: { writerThread?: boolean; diskFull?: DiskFull } = {},
+  ) {
     this.sql = preparedOnFirstUse(db, prepare);
     this.thread = db.memory || !writerThread ? undefined : new WriterThread({ path: db.name, target });
-    this.writes = new GroupCommit(this.thread ? committedBy(this.thread) : committedHere(db));
+    const commit = this.thread ? committedBy(this.thread) : committedHere(db);
+    this.writes = new GroupCommit(diskFull ? reportingDiskFull(commit, diskFull) : commit);
   }
 
   insert(stamp: StoredStamp): Promise<void> {
@@ -78,6 +87,18 @@ const committedBy =
   (thread: WriterThread): CommitGroup<StampParams> =>
   (rows) =>
     thread.commit(valuesOf(rows, stampColumns));
+
+/** `commit`, with a full disk answered as `storage_full` and a commit as proof the disk writes again. */
+function reportingDiskFull<T>(commit: CommitGroup<T>, diskFull: DiskFull): CommitGroup<T> {
+  return async (rows) => {
+    try {
+      await commit(rows);
+    } catch (err) {
+      throw diskFull.failure(err);
+    }
+    diskFull.written();
+  };
+}
 
 /** Commits on the main connection, holding the event loop through the INSERTs and the fsync. */
 function committedHere(db: Database.Database): CommitGroup<StampParams> {

@@ -4,6 +4,7 @@ import { createPrivateDatabaseFile } from "../file-modes.js";
 import type { Store } from "../store.js";
 import { StoreAvailability } from "../store-availability.js";
 import { beginTransactionsImmediately, openConnection } from "./connection.js";
+import { DiskFull, startupDiskFull } from "./disk-full.js";
 import { SqliteAnchorRepository } from "./sqlite-anchor-repository.js";
 import { SqliteAuthRepository } from "./sqlite-auth-repository.js";
 import { SqliteIdempotencyRepository } from "./sqlite-idempotency-repository.js";
@@ -36,29 +37,50 @@ export class SqliteStore implements Store {
   readonly keyRing: SqliteKeyRingRepository;
   readonly availability = new StoreAvailability();
 
-  /** `writerThread`: commit stamp groups on a thread of their own (SQLITE_WRITER_THREAD; files only). */
+  /**
+   * `writerThread`: commit stamp groups on a thread of their own (SQLITE_WRITER_THREAD; files
+   * only). `retryAfterSeconds`: STORE_RETRY_AFTER_SECONDS, the wait a `storage_full` answer asks for.
+   */
   constructor(
     readonly path: string,
-    { writerThread = true }: { writerThread?: boolean } = {},
+    {
+      writerThread = true,
+      retryAfterSeconds = 2,
+    }: { writerThread?: boolean; retryAfterSeconds?: number } = {},
   ) {
     // 0600 (folder 0700): vault keys and metadata are for this user only; -wal and -shm follow.
     if (path !== ":memory:") createPrivateDatabaseFile(path);
-    this.db = openConnection(path);
+    try {
+      this.db = openConnection(path);
+    } catch (err) {
+      throw startupDiskFull(err, path);
+    }
     // The stamp writer thread writes the same file through a connection of its own.
     beginTransactionsImmediately(this.db);
-    this.auth = new SqliteAuthRepository(this.db);
-    this.stamps = new SqliteStampRepository(this.db, { writerThread });
-    this.identities = new SqliteIdentityRepository(this.db);
-    this.vaults = new SqliteVaultRepository(this.db);
-    this.idempotency = new SqliteIdempotencyRepository(this.db);
-    this.proofs = new SqliteProofRepository(this.db);
-    this.log = new SqliteLogRepository(this.db);
-    this.logTiles = new SqliteLogTileRepository(this.db);
-    this.anchors = new SqliteAnchorRepository(this.db);
-    this.keyRing = new SqliteKeyRingRepository(this.db);
+    // Every repository's failures pass through the one translation of a full disk.
+    const diskFull = new DiskFull(this.db, this.availability, { retryAfterSeconds });
+    this.auth = diskFull.guard(new SqliteAuthRepository(this.db));
+    this.stamps = diskFull.guard(new SqliteStampRepository(this.db, { writerThread, diskFull }));
+    this.identities = diskFull.guard(new SqliteIdentityRepository(this.db));
+    this.vaults = diskFull.guard(new SqliteVaultRepository(this.db));
+    this.idempotency = diskFull.guard(new SqliteIdempotencyRepository(this.db));
+    this.proofs = diskFull.guard(new SqliteProofRepository(this.db));
+    this.log = diskFull.guard(new SqliteLogRepository(this.db));
+    this.logTiles = diskFull.guard(new SqliteLogTileRepository(this.db));
+    this.anchors = diskFull.guard(new SqliteAnchorRepository(this.db));
+    this.keyRing = diskFull.guard(new SqliteKeyRingRepository(this.db));
   }
 
+  /** Run at start only: a full disk stops the start with one line (startupDiskFull). */
   async migrate(): Promise<void> {
+    try {
+      this.applyMigrations();
+    } catch (err) {
+      throw startupDiskFull(err, this.path);
+    }
+  }
+
+  private applyMigrations(): void {
     this.db.exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)",
     );
@@ -86,6 +108,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.availability.stop();
     await this.stamps.close();
     if (this.db.open) this.db.close();
   }
