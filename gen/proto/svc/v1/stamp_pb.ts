@@ -146,6 +146,19 @@
 //   GRPC_IDLE_TIMEOUT_MS (default 300000, 5 min): a connection with no call
 //       in flight for this long is closed with GOAWAY (clients reconnect on
 //       their next call); a connection whose streams are quiet stays open.
+//   GRPC_MAX_CALLS_PER_CLIENT (default 100): calls one client address (an
+//       IPv6 client: its IPV6_PREFIX_LENGTH network) has open at once over
+//       all its connections; one more fails at once with RESOURCE_EXHAUSTED
+//       ("too many calls open from this client: at most 100 at once
+//       (GRPC_MAX_CALLS_PER_CLIENT); ...").
+//   GRPC_CALL_IDLE_TIMEOUT_MS (default 60000, 1 min): a call whose client
+//       sends nothing for this long before ending its requests (half-close)
+//       fails with DEADLINE_EXCEEDED ("no request data for 60000 ms
+//       (GRPC_CALL_IDLE_TIMEOUT_MS): send within it, or end the request
+//       stream"). Only the request side counts: a WatchStamps call, or a
+//       StreamStamps call that has half-closed, may wait for answers as
+//       long as it likes; a StreamStamps call kept open to send later must
+//       send within the timeout, or open a new call when it has more.
 //   Deadlines are the client's: the server sets no upper bound on
 //       grpc-timeout, as unary calls are short whatever their deadline and
 //       streams are meant to stay open; the limits above bound what calls
@@ -185,8 +198,11 @@
 //   RESOURCE_EXHAUSTED  the caller's rate limit is exceeded (or, with a refused
 //                       key, its address's); a request message over
 //                       GRPC_MAX_MESSAGE_BYTES; a WatchStamps
-//                       client that reads too slowly for the server's buffer.
-//   DEADLINE_EXCEEDED   the caller's deadline (grpc-timeout) passed first.
+//                       client that reads too slowly for the server's buffer;
+//                       more calls open than GRPC_MAX_CALLS_PER_CLIENT.
+//   DEADLINE_EXCEEDED   the caller's deadline (grpc-timeout) passed first; or
+//                       the caller sent nothing for GRPC_CALL_IDLE_TIMEOUT_MS
+//                       before ending its requests.
 //   CANCELLED           the caller cancelled the call, reset its stream or
 //                       dropped the connection (also before half-closing
 //                       its request); the server records it as CANCELLED
