@@ -2644,6 +2644,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The representation the client holds is current: a GET (or HEAD) whose `If-None-Match` names the answer's `ETag` (a weak validator of the JSON or page body, sent on every 200) gets no body. */
+        NotModified: {
+            headers: {
+                /** @description The validator of the representation, as sent with it. */
+                ETag?: string;
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The service cannot answer this request now, and a retry after `Retry-After` seconds may succeed: `store_unavailable` when the database does not answer within `STORE_TIMEOUT_MS` (an outage, a failover, a stalled connection), `storage_full` when the disk holding the embedded database is full (nothing is written, nothing stored is harmed), `server_busy` when the server's memory bound for request bodies is reached. Nothing of the request was stored unless a later read shows it; a retry with the same `Idempotency-Key` is safe. `GET /ready` answers 503 for as long as the store is unreachable. */
         ServiceUnavailable: {
             headers: {
@@ -2812,6 +2826,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -2842,6 +2857,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -2890,6 +2906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -2939,6 +2956,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description Metrics are off (`METRICS_ENABLED=false`) or served on `METRICS_PORT`. */
@@ -3002,6 +3020,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -3039,6 +3058,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -3074,6 +3094,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -3109,6 +3130,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -3227,6 +3249,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardStats"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -3286,6 +3309,7 @@ export interface operations {
                     "application/json": components["schemas"]["StampSearchPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -3377,6 +3401,7 @@ export interface operations {
                     "application/json": components["schemas"]["StampResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3414,6 +3439,7 @@ export interface operations {
                     "application/json": components["schemas"]["StampProof"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3453,6 +3479,7 @@ export interface operations {
                     "application/timestamp-reply": Blob;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3579,6 +3606,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description No such stamp (the HTML not-found page). */
@@ -3815,6 +3843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShadowTransform"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3898,6 +3927,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdentityInfo"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3983,6 +4013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Preset"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4034,6 +4065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Preset"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4359,6 +4391,7 @@ export interface operations {
                     "application/json": components["schemas"]["VaultList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4457,6 +4490,7 @@ export interface operations {
                     "application/json": components["schemas"]["VaultFees"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4514,6 +4548,7 @@ export interface operations {
                     "application/json": components["schemas"]["VaultResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4787,6 +4822,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4847,6 +4883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExplorerVaultList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4888,6 +4925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExplorerStats"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4934,6 +4972,7 @@ export interface operations {
                     "application/json": components["schemas"]["WsStats"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4974,6 +5013,7 @@ export interface operations {
                     "application/json": components["schemas"]["LogInfo"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -5011,6 +5051,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -5057,6 +5098,7 @@ export interface operations {
                     "application/json": components["schemas"]["LogInclusionProof"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -5103,6 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["LogConsistencyProof"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -5142,6 +5185,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -5186,6 +5230,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5236,6 +5281,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5291,6 +5337,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5351,6 +5398,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5387,6 +5435,7 @@ export interface operations {
                     "application/pem-certificate-chain": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -5440,6 +5489,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyRing"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];

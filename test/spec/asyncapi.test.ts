@@ -104,6 +104,7 @@ const ERROR_CODES = [
   "too_many_subscriptions",
   "not_found",
   "rate_limited",
+  "unavailable",
   "internal",
 ];
 

@@ -24,6 +24,8 @@ interface HttpLikeError {
   message?: string;
   errors?: { path?: string; message?: string }[];
   type?: string;
+  /** With 405: the methods the path takes (request-validation.ts). */
+  allow?: string[];
 }
 
 /**
@@ -45,6 +47,7 @@ export function errorHandler(logger: Logger) {
     const e = (err ?? {}) as HttpLikeError;
     const status = spokenStatus(e.status ?? e.statusCode);
     if (status && status >= 400 && status < 500) {
+      if (status === 405 && e.allow) res.setHeader("Allow", e.allow.join(", "));
       res.status(status).json(clientError(e, status));
       return;
     }

@@ -20,6 +20,8 @@ export interface RequestRefusal {
   status: 400 | 404 | 405 | 415;
   message: string;
   errors: { path: string; message: string }[];
+  /** With 405: the methods the path takes, for the `Allow` header (RFC 9110 section 15.5.6). */
+  allow?: string[];
 }
 
 /** What the check reads of a request (express's `req`, or a test's stand-in). */
@@ -74,8 +76,12 @@ const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 export function checkRequest(req: RequestParts, match?: RequestMatch): CheckedRequest {
   const found = (match ?? matchRequest(req.method, req.path)).path;
   if (!found) throw refusal(404, req.path, "not found");
-  const route = found.routes.find((r) => r.method === req.method.toLowerCase());
-  if (!route) throw refusal(405, req.path, `${req.method} method not allowed`);
+  // HEAD is GET without the body, wherever GET is served (RFC 9110 section 9.3.2).
+  const method = req.method === "HEAD" ? "get" : req.method.toLowerCase();
+  const route = found.routes.find((r) => r.method === method);
+  if (!route) {
+    throw { ...refusal(405, req.path, `${req.method} method not allowed`), allow: allowed(found.routes) };
+  }
   const params = decodeParams(route, found.values, req.path);
   const spec = requestValidators[route.operationId];
   const validateBody = bodyValidator(spec, req.headers["content-type"], expressPath(route.path));
@@ -196,6 +202,13 @@ function fieldError(e: ErrorObject): { path: string; message: string } {
 
 function expressPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+/** The methods of a path's operations, HEAD beside GET. */
+function allowed(routes: readonly Route[]): string[] {
+  const methods = routes.map((r) => r.method.toUpperCase());
+  if (methods.includes("GET")) methods.push("HEAD");
+  return methods;
 }
 
 function refusal(status: RequestRefusal["status"], path: string, message: string): RequestRefusal {
