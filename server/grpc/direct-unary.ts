@@ -19,6 +19,7 @@ import {
 import { type Compression, compressionNegotiate } from "@connectrpc/connect/protocol";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { DirectCall } from "./direct-call.js";
+import { failingBody, silentCall } from "./idle-requests.js";
 
 /** A unary method of an application service, as the service implements it. */
 export interface UnaryImpl {
@@ -32,6 +33,8 @@ export interface DirectUnaryOptions {
   readMaxBytes: number;
   acceptCompression: Compression[];
   shutdownSignal: AbortSignal;
+  /** GRPC_CALL_IDLE_TIMEOUT_MS: a call whose body does not come within it is handed over failing. */
+  idleMs: number;
 }
 
 /** The body read so far, then the rest of the request: what Connect reads when it takes a call over. */
@@ -79,6 +82,7 @@ export function serveDirectly(
   const chunks: Buffer[] = [];
   let size = 0;
   const onData = (chunk: Buffer) => {
+    silence.refresh();
     chunks.push(chunk);
     size += chunk.length;
     if (size > ENVELOPE + options.readMaxBytes) {
@@ -94,9 +98,15 @@ export function serveDirectly(
     else void respond(unary, options, input, req, res, values);
   };
   const stopReading = () => {
+    clearTimeout(silence);
     req.off("data", onData);
     req.off("end", onEnd);
   };
+  // A client that sends its headers and then nothing: Connect answers the silence (idle-requests.ts).
+  const silence = setTimeout(() => {
+    stopReading();
+    takeOver(failingBody(silentCall(options.idleMs)));
+  }, options.idleMs);
   req.on("data", onData);
   req.on("end", onEnd);
 }

@@ -1,5 +1,6 @@
 import type { Config } from "../config.js";
 import type { ConnectionCapSettings } from "../ratelimit/connection-cap.js";
+import type { OpenCallSettings } from "./open-calls.js";
 
 /** Per-connection limits of the gRPC listener (docs/design.md "Limits"). */
 export interface GrpcLimits {
@@ -15,6 +16,10 @@ export interface GrpcLimits {
   idleTimeoutMs: number;
   /** Connections one client address may hold, as on the REST listener. */
   perClient: ConnectionCapSettings;
+  /** Calls one client address may have open over all its connections. */
+  callsPerClient: OpenCallSettings;
+  /** A call that sends nothing this long before ending its requests fails (DEADLINE_EXCEEDED). */
+  callIdleTimeoutMs: number;
 }
 
 export function grpcLimits(config: Config): GrpcLimits {
@@ -29,5 +34,11 @@ export function grpcLimits(config: Config): GrpcLimits {
       TRUSTED_PROXIES: config.TRUSTED_PROXIES,
       IPV6_PREFIX_LENGTH: config.IPV6_PREFIX_LENGTH,
     },
+    callsPerClient: {
+      GRPC_MAX_CALLS_PER_CLIENT: config.GRPC_MAX_CALLS_PER_CLIENT,
+      TRUSTED_PROXIES: config.TRUSTED_PROXIES,
+      IPV6_PREFIX_LENGTH: config.IPV6_PREFIX_LENGTH,
+    },
+    callIdleTimeoutMs: config.GRPC_CALL_IDLE_TIMEOUT_MS,
   };
 }

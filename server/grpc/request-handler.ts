@@ -16,6 +16,8 @@ import {
   universalResponseToNodeResponse,
 } from "@connectrpc/connect-node";
 import { type DirectUnaryOptions, serveDirectly, servesDirectly, type UnaryImpl } from "./direct-unary.js";
+import { closeWhenAnswered, failingBody, idleLimited } from "./idle-requests.js";
+import type { OpenCalls } from "./open-calls.js";
 
 type Handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void;
 
@@ -28,12 +30,19 @@ export interface RequestHandlerOptions {
   contextValues: (req: http2.Http2ServerRequest) => ContextValues;
   shutdownSignal: AbortSignal;
   readMaxBytes: number;
+  /** The calls each client has open (GRPC_MAX_CALLS_PER_CLIENT). */
+  openCalls: OpenCalls;
+  /** GRPC_CALL_IDLE_TIMEOUT_MS: how long a call may send nothing before ending its requests. */
+  callIdleTimeoutMs: number;
 }
 
 /**
  * The application's handler: connect-node's connectNodeAdapter (a router by path, Connect's
  * handlers for gRPC, gRPC-Web and Connect, a bare 404 for other paths), except that the unary
- * methods of `services` are served directly when called over binary gRPC (direct-unary.ts).
+ * methods of `services` are served directly when called over binary gRPC (direct-unary.ts). A
+ * client with GRPC_MAX_CALLS_PER_CLIENT calls open has one more refused, and a call that sends
+ * nothing for GRPC_CALL_IDLE_TIMEOUT_MS ends (idle-requests.ts), each with the status Connect
+ * answers in the call's protocol: their request body fails with it.
  */
 export function grpcRequestHandler(options: RequestHandlerOptions): Handler {
   const { interceptors, shutdownSignal, readMaxBytes } = options;
@@ -50,7 +59,14 @@ export function grpcRequestHandler(options: RequestHandlerOptions): Handler {
   options.routes(router);
   const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
   const direct = new Map(unary.map((u) => [`/${u.method.parent.typeName}/${u.method.name}`, u]));
-  const directOptions: DirectUnaryOptions = { interceptors, readMaxBytes, acceptCompression, shutdownSignal };
+  const idleMs = options.callIdleTimeoutMs;
+  const directOptions: DirectUnaryOptions = {
+    interceptors,
+    readMaxBytes,
+    acceptCompression,
+    shutdownSignal,
+    idleMs,
+  };
   return (req, res) => {
     const path = req.url.split("?", 2)[0] ?? "";
     const handler = handlers.get(path);
@@ -60,8 +76,14 @@ export function grpcRequestHandler(options: RequestHandlerOptions): Handler {
       return;
     }
     const values = options.contextValues(req);
-    const viaConnect = (body?: AsyncIterable<Uint8Array>) =>
-      serveWithConnect(handler, req, res, values, body);
+    closeWhenAnswered(req);
+    const refusal = options.openCalls.enter(req, res);
+    if (refusal) {
+      serveWithConnect(handler, req, res, values, failingBody(refusal));
+      return;
+    }
+    const viaConnect = (body: AsyncIterable<Uint8Array> = req) =>
+      serveWithConnect(handler, req, res, values, idleLimited(body, idleMs));
     const method = direct.get(path);
     if (method && servesDirectly(req)) serveDirectly(method, directOptions, req, res, values, viaConnect);
     else viaConnect();
@@ -74,7 +96,7 @@ function serveWithConnect(
   req: http2.Http2ServerRequest,
   res: http2.Http2ServerResponse,
   values: ContextValues,
-  body: AsyncIterable<Uint8Array> | undefined,
+  body: AsyncIterable<Uint8Array>,
 ): void {
   const uReq = universalRequestFromNodeRequest(req, res, body as never, values);
   handler(uReq)

@@ -10,6 +10,7 @@ import { errorInterceptor } from "./error-interceptor.js";
 import { healthRoutes } from "./health-service.js";
 import type { GrpcLimits } from "./limits.js";
 import { GrpcListener } from "./listener.js";
+import { OpenCalls } from "./open-calls.js";
 import { reflectionRoutes } from "./reflection-service.js";
 import { grpcRequestHandler } from "./request-handler.js";
 
@@ -56,6 +57,8 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
     contextValues: (req) => createContextValues().set(peerAddressKey, req.socket.remoteAddress ?? ""),
     shutdownSignal: listener.shutdownSignal,
     readMaxBytes: limits.maxMessageBytes,
+    openCalls: new OpenCalls(limits.callsPerClient),
+    callIdleTimeoutMs: limits.callIdleTimeoutMs,
   });
   listener.handOver(handler);
   return listener;
