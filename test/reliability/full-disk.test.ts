@@ -2,12 +2,16 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { StampService } from "../../gen/proto/svc/v1/stamp_pb.js";
 import { isDiskFull } from "../../server/store/sqlite/disk-full.js";
 import { ServerProcess } from "../helpers/server-process.js";
 import { type RunningService, startService } from "../helpers/service.js";
-import { createStamp, postStamp, type StampResponse, verifyOnServer } from "../stamps/helpers.js";
+import { createStamp, postStamp, type StampResponse, sha3, verifyOnServer } from "../stamps/helpers.js";
+import { TestClient } from "../ws/ws-client.js";
 
 // SQLite's DATA_DIR on a small tmpfs that the test fills with a file (docs/operations.md "When a
 // dependency fails"): stamps answer 503 storage_full, what was stamped before still reads and
@@ -117,6 +121,17 @@ describe.each([
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("2");
     expect(await refused.json()).toMatchObject({ code: "storage_full" });
+    // The same refusal on the other transports: gRPC UNAVAILABLE with the wait, a WebSocket error.
+    const grpc = createClient(StampService, createGrpcTransport({ baseUrl: svc.grpcUrl }));
+    const grpcRefusal = ConnectError.from(
+      await grpc.createStamp({ contentHash: `sha3-256:${sha3("grpc")}` }).catch((e) => e),
+    );
+    expect(grpcRefusal.code).toBe(Code.Unavailable);
+    expect(grpcRefusal.metadata.get("grpc-retry-pushback-ms")).toBe("2000");
+    const ws = await TestClient.connect(svc.baseUrl);
+    const wsRefusal = await ws.request({ type: "stamp", data: { contentHash: `sha3-256:${sha3("ws")}` } });
+    ws.close();
+    expect(wsRefusal).toMatchObject({ type: "error", data: { code: "unavailable", retryAfter: 2 } });
     const ready = await fetch(`${svc.baseUrl}/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ status: "unavailable", unavailable: ["storage"] });
