@@ -132,6 +132,7 @@ function validatorModules(spec, operations) {
     query: ${JSON.stringify(query.map((p) => p.name))},
     reservedAllowed: ${JSON.stringify(query.filter((p) => p.allowReserved).map((p) => p.name))},
     emptyAllowed: ${JSON.stringify(query.filter((p) => p.allowEmptyValue).map((p) => p.name))},
+    booleans: ${JSON.stringify(query.filter((p) => resolve(p.schema ?? {}).type === "boolean").map((p) => p.name))},
     bodies: ${body ? `{ ${bodies.join(", ")} }` : "null"},
     bodyOptional: ${body?.required === false},
   },`);
@@ -169,6 +170,8 @@ export interface OperationRequest {
   reservedAllowed: readonly string[];
   /** Query parameters that may be empty (\`allowEmptyValue\`). */
   emptyAllowed: readonly string[];
+  /** Boolean query parameters: their spellings are read as forms send them (rest/form-boolean.ts). */
+  booleans: readonly string[];
   /** Content type -> validator of \`{body}\`; null when the operation takes no body. */
   bodies: Readonly<Record<string, RequestValidator>> | null;
   /** The spec says \`required: false\`: a request without a Content-Type skips the body. */

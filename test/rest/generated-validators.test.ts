@@ -145,10 +145,13 @@ it("the generated route table answers 404 and 405 as express-openapi-validator d
   const statuses = new Set<number>();
   for (const { method, url } of outsideTheSpec()) {
     const wire: Wire = { url, headers: {} };
+    // One deliberate difference: HEAD is GET without the body wherever GET is served (RFC 9110
+    // section 9.3.2), where express-openapi-validator knows no HEAD operation and answers 405.
     const [want, got] = await Promise.all([
-      send(urls.reference, agent, method, wire),
+      send(urls.reference, agent, method === "HEAD" ? "GET" : method, wire),
       send(urls.generated, agent, method, wire),
     ]);
+    if (method === "HEAD") want.body = Buffer.alloc(0);
     statuses.add(want.status);
     const a = `${want.status} ${want.body.toString()}`;
     const b = `${got.status} ${got.body.toString()}`;

@@ -3,6 +3,7 @@ import type { ErrorObject } from "ajv";
 import type { NextFunction, Request, Response } from "express";
 import { type OperationRequest, requestValidators } from "../../../gen/rest/request-validators.js";
 import type { Route } from "../../../gen/rest/routes.js";
+import { normalizeBooleans } from "../form-boolean.js";
 import { matchRequest, type RequestMatch } from "../operation-matcher.js";
 
 declare module "express-serve-static-core" {
@@ -151,6 +152,7 @@ function checkQuery(spec: OperationRequest, req: RequestParts): void {
     }
   }
   nestBracketNames(req.query);
+  normalizeBooleans(req.query, spec.booleans);
   for (const name of Object.keys(req.query)) {
     if (!spec.query.includes(name)) throw refusal(400, `/query/${name}`, `Unknown query parameter '${name}'`);
     if (!spec.emptyAllowed.includes(name) && req.query[name] === "")

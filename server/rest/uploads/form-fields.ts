@@ -3,6 +3,7 @@ import addFormatsModule from "ajv-formats";
 import { loadSpec, type OperationId } from "../../contract/openapi.js";
 import type { FieldError } from "../../errors.js";
 import { invalid } from "../../errors.js";
+import { normalizeBooleans } from "../form-boolean.js";
 
 type Json = Record<string, unknown>;
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
@@ -27,7 +28,8 @@ export interface FormSchema {
   readonly fields: ReadonlySet<string>;
   /**
    * Throws `validation_failed` unless the text values, together with the presence of a file,
-   * satisfy the schema. Text is coerced as the validator coerces query strings ("5" is an integer).
+   * satisfy the schema. Text is coerced as the validator coerces query strings ("5" is an integer);
+   * a boolean field's spellings (`True`, `1`, `yes`, `on`, …) are rewritten in `values` first.
    * `partial`: the form is still arriving, so a required field not seen yet is no fault.
    */
   check(
@@ -56,11 +58,14 @@ function compileForm(operationId: OperationId): FormSchema | null {
   const media = multipartMedia(findOperation(operationId));
   if (!media?.schema) return null;
   const schema = resolveRef(media.schema as Json);
-  const fields = new Set(Object.keys((schema.properties ?? {}) as Json).filter((name) => name !== "file"));
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  const fields = new Set(Object.keys(properties).filter((name) => name !== "file"));
+  const booleans = [...fields].filter((name) => resolveRef(properties[name]!).type === "boolean");
   const validate = formAjv().compile(rebase(media.schema) as Json);
   return {
     fields,
     check(values, hasFile, sourceOf, partial = false) {
+      normalizeBooleans(values, booleans);
       // The file is not text: a placeholder stands for it so `required: [file]` still applies.
       const data: Record<string, unknown> = { ...values, ...(hasFile ? { file: "" } : {}) };
       if (validate(data)) return;
