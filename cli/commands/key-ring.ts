@@ -39,8 +39,8 @@ async function withRing<T>(fn: (ports: RotationPorts) => Promise<T>): Promise<T>
     const overlapMs = 2 * config.KEY_RING_REFRESH_SECONDS * 1000;
     // The deployment's clock (PostgreSQL's, which its instances follow), so a new key's period
     // starts when the instances' clock says it does.
-    const now = (store.clock ?? systemClock).now();
-    const result = await fn({ repo: store.keyRing, atRest, now, overlapMs });
+    const clock = store.clock ?? systemClock;
+    const result = await fn({ repo: store.keyRing, atRest, clock, overlapMs });
     console.error(
       `stampd: wrote to the ${target.description}; instances sign with the change within ${config.KEY_RING_REFRESH_SECONDS} s (KEY_RING_REFRESH_SECONDS)`,
     );
@@ -107,26 +107,32 @@ async function rotate(flags: RotateFlags) {
     );
 }
 
-/** `stampd keys revoke <key-id> --kind …`: a ring key, not an API key. */
+/**
+ * `stampd keys revoke <key-id> --kind …`: a ring key, not an API key. One transaction revokes
+ * every role of its key material and hands the active ones to fresh keys (issue #35), so an
+ * interrupted command leaves the ring as it was or fully revoked, never half.
+ */
 export async function revokeRingKey(keyId: string, flags: { kind: string; reason: string; at?: string }) {
   if (!(signingKinds as readonly string[]).includes(flags.kind)) {
     throw new UsageError(`--kind ${flags.kind}: a ring key's kind is one of ${signingKinds.join(", ")}`);
   }
-  const given = flags.at === undefined ? undefined : new Date(flags.at);
-  if (given && Number.isNaN(given.getTime())) throw new UsageError(`--at ${flags.at}: not a date-time`);
-  const { at, ...outcome } = await withRing(async (ports) => {
-    const at = given ?? ports.now;
-    return {
-      at,
-      ...(await revokeKey(ports, flags.kind as SigningKind, keyId, { reason: flags.reason, at })),
-    };
-  });
-  if (!outcome.revoked) throw new UsageError(`no ${flags.kind} key ${keyId} in the key ring`);
-  if (outcome.rotated)
-    console.log(`rotated: ${flags.kind} key ${outcome.rotated.active.keyId} is active now`);
-  console.log(
-    `revoked ${flags.kind} key ${keyId}: what it signed from ${at.toISOString()} on is not trusted`,
+  const at = flags.at === undefined ? undefined : new Date(flags.at);
+  if (at && Number.isNaN(at.getTime())) throw new UsageError(`--at ${flags.at}: not a date-time`);
+  const outcome = await withRing((ports) =>
+    revokeKey(ports, flags.kind as SigningKind, keyId, { reason: flags.reason, at }),
   );
+  if (!outcome) throw new UsageError(`no ${flags.kind} key ${keyId} in the key ring`);
+  for (const key of outcome.activated) console.log(`rotated: ${key.kind} key ${key.keyId} is active now`);
+  for (const key of outcome.revoked) {
+    console.log(
+      `revoked ${key.kind} key ${key.keyId}: what it signed from ${key.revokedAt!.toISOString()} on is not trusted`,
+    );
+  }
+  if (outcome.activated.length) {
+    console.error(
+      'stampd: instances answer nothing more signed by the revoked key; key files holding it are stale (instances start with the ring\'s active key): delete them (docs/operations.md "Keys")',
+    );
+  }
 }
 
 async function list(flags: { json?: boolean }) {

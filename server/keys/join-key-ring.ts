@@ -106,7 +106,7 @@ async function joinLog(joining: Joining): Promise<void> {
   // An empty log has no checkpoint anyone pinned: it takes the new name with the key it had (a
   // new key id: a log key's id follows its verifier key, which names the origin).
   const renamed = newRingKey("log", ringPrivateKey(active, atRest), atRest, { notBefore: now, origin });
-  await repo.rotate(renamed, now);
+  await repo.rotate(renamed, { now: () => now, overlapMs: 0 });
 }
 
 /**

@@ -21,8 +21,41 @@ export interface StoredRingKey {
 
 export interface Revocation {
   reason: string;
-  /** From when the key's signatures are not trusted (the suspected compromise, or now). */
+  /** From when the key's signatures are not trusted (the suspected compromise); absent: now. */
+  at?: Date;
+}
+
+/**
+ * The deployment's clock, read by a change to the ring once it holds the ring's lock (on
+ * PostgreSQL never earlier than the database's own clock): every signer's read of the ring that
+ * did not see the change began before that time (server/keys/key-ring.ts, `vouches`).
+ */
+export type RingClock = () => Date;
+
+/** What a revocation changed, all in one transaction. */
+export interface Revoked {
+  /** Every role the key's material held, now revoked (a service and a log key sharing one key). */
+  revoked: StoredRingKey[];
+  /** The fresh keys that took over the roles it held active. */
+  activated: StoredRingKey[];
+  /** When the change was made (the ring clock's time under the lock). */
   at: Date;
+}
+
+/** A key as a signer checks it before answering what it signed (`KeyRingRepository.signingStates`). */
+export type SigningState = Pick<
+  StoredRingKey,
+  "kind" | "keyId" | "publicKey" | "notBefore" | "notAfter" | "state" | "revokedAt"
+>;
+
+export interface SigningStates {
+  /** The service and log keys as the read found them. */
+  keys: SigningState[];
+  /**
+   * The database's time when the read began (PostgreSQL); absent where the store and the signers
+   * share the host's clock (SQLite), whose own reading before the read serves.
+   */
+  startedAt?: Date;
 }
 
 /** The key ring and the at-rest key's check value, one implementation per store engine. */
@@ -35,12 +68,32 @@ export interface KeyRingRepository {
    */
   register(key: StoredRingKey): Promise<boolean>;
   /**
-   * In one transaction: the kind's active key is retired with `not_after = retiredUntil` and
-   * `next` becomes active. Returns the retired key, or undefined when the kind had none active.
+   * In one transaction holding the ring's lock: the kind's active key is retired with `not_after`
+   * `overlapMs` after now and `next` becomes active from now (`now` read under the lock). Returns
+   * the new key and the retired one as stored.
    */
-  rotate(next: StoredRingKey, retiredUntil: Date): Promise<StoredRingKey | undefined>;
-  /** Marks a retired key revoked; false when there is no such key or it is active. */
-  revoke(kind: RingKeyKind, keyId: string, revocation: Revocation): Promise<boolean>;
+  rotate(
+    next: StoredRingKey,
+    change: { now: RingClock; overlapMs: number },
+  ): Promise<{ active: StoredRingKey; retired?: StoredRingKey }>;
+  /**
+   * In one transaction holding the ring's lock: every role of the key material of the `kind` key
+   * `keyId` is revoked (from `revocation.at`, default now); a role it holds active is first
+   * retired with `not_after` now and its key in `replacements` made active from now. Undefined
+   * when there is no such key; throws when an active role has no replacement (the ring changed
+   * since the caller read it).
+   */
+  revoke(
+    kind: RingKeyKind,
+    keyId: string,
+    revocation: Revocation,
+    change: { now: RingClock; replacements: Partial<Record<RingKeyKind, StoredRingKey>> },
+  ): Promise<Revoked | undefined>;
+  /**
+   * The service and log keys' states, read without waiting for any write but a ring change
+   * (which holds the ring's lock): what a signer checks, after storing what it signed.
+   */
+  signingStates(): Promise<SigningStates>;
   /**
    * Stores the sealed private key of a key the ring holds without one (a TSA certificate
    * registered before the ring kept TSA keys); false when there is no such key or it has one.

@@ -4,8 +4,15 @@ import { verifierKey } from "../../core/checkpoint.js";
 import type { RingKey, RingKeyKind } from "../../core/key-ring.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer, privateKeyFromPkcs8, type Signer } from "./ed25519.js";
-import type { KeyRingRepository, StoredRingKey } from "./key-ring-repository.js";
+import type { KeyRingRepository, SigningState, SigningStates, StoredRingKey } from "./key-ring-repository.js";
 import { RotatingSigner } from "./rotating-signer.js";
+
+/** How far ahead of the database's clock an instance's may run before stamping stops (DatabaseClock keeps it within a round trip). */
+const MAX_CLOCK_LEAD_MS = 1000;
+
+/** Whether `key` signs for `at`: in its period and not revoked by then (core/key-ring.ts's rule). */
+const signsAt = (key: SigningState, at: Date): boolean =>
+  at >= key.notBefore && (!key.notAfter || at < key.notAfter) && (!key.revokedAt || at < key.revokedAt);
 
 /** Where a key's signatures start counting when nothing older is known: the first key of a ring. */
 export const SINCE_EVER = new Date(0);
@@ -101,6 +108,9 @@ export class DeploymentKeyRing {
   private published: RingKey[] = [];
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<void> | undefined;
+  /** The signers' check of the ring in flight, and the one queued to begin after it. */
+  private checking: Promise<SigningStates> | undefined;
+  private nextCheck: Promise<SigningStates> | undefined;
   private readonly signers = new Map<string, Signer>();
   readonly service: RotatingSigner;
   readonly log: RotatingSigner;
@@ -160,6 +170,56 @@ export class DeploymentKeyRing {
     this.accept(await this.options.repo.list());
     this.service.use(this.activeSigner("service"));
     if (this.active("log").origin === this.options.logOrigin) this.log.use(this.activeSigner("log"));
+  }
+
+  /**
+   * Whether the store vouches, now, for the service key `publicKey` having signed at `signedAt`:
+   * call it after storing what the key signed and before answering it (issue #35: an instance
+   * must never acknowledge a stamp signed with a key revoked meanwhile). Reads the ring's states
+   * once they were asked for after this call; concurrent callers share a read, so a wave of
+   * stamps costs one query, and each stamp waits for one or two of them. A ring change holds the
+   * ring's lock from before it takes its time (PostgreSQL: ACCESS EXCLUSIVE; SQLite: the write
+   * lock every stamp commit takes), so a read that misses a revocation began before it, and so
+   * after `signedAt`: the revocation is dated after the stamp. When the key no longer signs
+   * for `signedAt`, the ring is re-read first, so the caller signs again with the active key.
+   */
+  async vouches(publicKey: string, signedAt: Date): Promise<boolean> {
+    for (;;) {
+      const { keys, startedAt } = await this.checkAfterNow();
+      const key = keys.find((k) => k.kind === "service" && k.publicKey === publicKey);
+      if (!key || !signsAt(key, signedAt)) {
+        await this.refresh();
+        return false;
+      }
+      // Dated by this instance's estimate of the database's clock, the stamp may read as later
+      // than the read (a clock a little fast): only a read begun after it vouches.
+      if (!startedAt || signedAt < startedAt) return true;
+      if (signedAt.getTime() - startedAt.getTime() > MAX_CLOCK_LEAD_MS) {
+        throw new Error(
+          `this instance's clock is ${signedAt.getTime() - startedAt.getTime()} ms ahead of the database's`,
+        );
+      }
+    }
+  }
+
+  /** A read of the signing states begun after this call, shared with every caller waiting for one. */
+  private checkAfterNow(): Promise<SigningStates> {
+    if (!this.checking) return this.beginCheck();
+    this.nextCheck ??= this.checking
+      .catch(() => undefined)
+      .then(() => {
+        this.nextCheck = undefined;
+        return this.beginCheck();
+      });
+    return this.nextCheck;
+  }
+
+  private beginCheck(): Promise<SigningStates> {
+    const check = this.options.repo.signingStates().finally(() => {
+      if (this.checking === check) this.checking = undefined;
+    });
+    this.checking = check;
+    return check;
   }
 
   /** Re-reads the ring every `refreshMs` until stop(); a failed read keeps the ring as it was. */

@@ -1,14 +1,16 @@
 import { type KeyObject, X509Certificate } from "node:crypto";
 import type { RingKeyKind } from "../../core/key-ring.js";
+import type { Clock } from "../clock.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { generateEd25519, newRingKey } from "./key-ring.js";
-import type { KeyRingRepository, Revocation, StoredRingKey } from "./key-ring-repository.js";
+import type { KeyRingRepository, Revocation, Revoked, StoredRingKey } from "./key-ring-repository.js";
 import { freshTsaCredentials, newTsaRingKey, type TsaKeyAndChain } from "./tsa-keys.js";
 
 export interface RotationPorts {
   repo: KeyRingRepository;
   atRest: AtRestCipher;
-  now: Date;
+  /** The deployment's clock (the database's on PostgreSQL), read by the change under the ring's lock. */
+  clock: Clock;
   /**
    * How long the retired key stays valid after the rotation: twice the ring's re-read interval,
    * so stamps an instance signs before it sees the rotation still fall in the old key's period.
@@ -39,28 +41,31 @@ export async function rotateKey(
   kind: RingKeyKind,
   options: RotateOptions = {},
 ): Promise<Rotated> {
-  const { repo, now, overlapMs } = ports;
+  const { repo, clock, overlapMs } = ports;
   const next = kind === "tsa" ? await nextTsaKey(ports, options.tsa) : await nextKey(ports, kind, options);
-  const retired = await repo.rotate(next, new Date(now.getTime() + overlapMs));
-  return { active: next, retired };
+  return repo.rotate(next, { now: () => clock.now(), overlapMs });
 }
 
 async function nextKey(
-  { repo, atRest, now }: RotationPorts,
+  { repo, atRest, clock }: RotationPorts,
   kind: Exclude<RingKeyKind, "tsa">,
   options: RotateOptions,
 ): Promise<StoredRingKey> {
   const current = (await repo.list()).find((k) => k.kind === kind && k.state === "active");
   const origin = kind === "log" ? (options.origin ?? current?.origin ?? undefined) : undefined;
   if (kind === "log" && !origin) throw new Error("a log key needs an origin: give --origin");
-  return newRingKey(kind, options.privateKey ?? generateEd25519(), atRest, { notBefore: now, origin });
+  return newRingKey(kind, options.privateKey ?? generateEd25519(), atRest, {
+    notBefore: clock.now(),
+    origin,
+  });
 }
 
 /**
  * The next TSA key: the given one, or a fresh key with a fresh CA. Its certificate must be valid
  * from the start of its period, since verifiers check it at each token's time.
  */
-async function nextTsaKey({ atRest, now }: RotationPorts, given?: TsaKeyAndChain): Promise<StoredRingKey> {
+async function nextTsaKey({ atRest, clock }: RotationPorts, given?: TsaKeyAndChain): Promise<StoredRingKey> {
+  const now = clock.now();
   const credentials = given ?? (await freshTsaCredentials(now));
   const cert = new X509Certificate(credentials.chainPem);
   if (now < new Date(cert.validFrom) || now >= new Date(cert.validTo)) {
@@ -72,18 +77,27 @@ async function nextTsaKey({ atRest, now }: RotationPorts, given?: TsaKeyAndChain
 }
 
 /**
- * Revokes a key: its signatures dated from `revocation.at` on are not trusted anywhere the ring
- * is. An active key is first rotated away (a fresh key takes over), so signing never stops.
+ * Revokes a key, in one transaction: its signatures dated from `revocation.at` (default: the
+ * change's time) on are not trusted anywhere the ring is, and neither are those of any other role
+ * its key material holds (a service key that is also the log key). A role it holds active is
+ * handed to a fresh key at once, without the overlap a planned rotation gives, so signing never
+ * stops and a compromised key signs on for no one: instances check the ring before they answer
+ * what they signed (DeploymentKeyRing.vouches). Undefined when the ring has no such key.
  */
 export async function revokeKey(
   ports: RotationPorts,
   kind: RingKeyKind,
   keyId: string,
   revocation: Revocation,
-): Promise<{ revoked: boolean; rotated?: Rotated }> {
-  const key = (await ports.repo.list()).find((k) => k.kind === kind && k.keyId === keyId);
-  if (!key) return { revoked: false };
-  // A compromised key must not sign on through the overlap a planned rotation gives.
-  const rotated = key.state === "active" ? await rotateKey({ ...ports, overlapMs: 0 }, kind) : undefined;
-  return { revoked: await ports.repo.revoke(kind, keyId, revocation), rotated };
+): Promise<Revoked | undefined> {
+  const ring = await ports.repo.list();
+  const named = ring.find((k) => k.kind === kind && k.keyId === keyId);
+  if (!named) return undefined;
+  const activeRoles = ring.filter((k) => k.publicKey === named.publicKey && k.state === "active");
+  const replacements: Partial<Record<RingKeyKind, StoredRingKey>> = {};
+  for (const role of activeRoles) {
+    replacements[role.kind] =
+      role.kind === "tsa" ? await nextTsaKey(ports) : await nextKey(ports, role.kind, {});
+  }
+  return ports.repo.revoke(kind, keyId, revocation, { now: () => ports.clock.now(), replacements });
 }

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { type ContentHash, formatContentHash } from "../../core/content-hash.js";
 import type { VerifyResult } from "../../core/types.js";
 import type { Clock } from "../clock.js";
-import { notFound, ServiceError } from "../errors.js";
+import { notFound, ServiceError, unavailable } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { hashStream } from "../hashing/hash-stream.js";
 import type { IdentityService } from "../identities/identity-service.js";
@@ -81,8 +81,11 @@ export interface StampServiceDeps {
   identities: IdentityService;
   /** The service's own signing key. */
   signing: Signer;
-  /** The deployment's key ring, whose keys verification trusts; absent: `signing`'s key only. */
-  ring?: Pick<DeploymentKeyRing, "entries" | "knowing">;
+  /**
+   * The deployment's key ring, whose keys verification trusts and which vouches for the signing
+   * key before a stamp is answered; absent: `signing`'s key only.
+   */
+  ring?: Pick<DeploymentKeyRing, "entries" | "knowing" | "vouches">;
   clock: Clock;
   events: EventBus;
   /** The fingerprint engine; without it `generate_fp` answers 501. */
@@ -101,6 +104,9 @@ interface IssueInput {
   sizeBytes: number | null;
   fingerprint: { summary: StampFingerprint; document: unknown } | null;
 }
+
+/** Rounds of signing a stamp again after its key was revoked before the stamp is answered with 503. */
+const MAX_SIGNING_ROUNDS = 3;
 
 /** A refusal (bad input, unknown identity) is one item's result; anything else is the whole call's failure. */
 function refusalOnly(err: unknown): ServiceError {
@@ -177,17 +183,18 @@ export class StampService {
     const annotations = normalizeAnnotations(request);
     const author = await this.authorOf(request);
     const hash: ContentHash = { algorithm: "sha3-256", hex: upload.sha3 };
-    const createdAt = this.deps.clock.now();
-    return this.issue({
-      request,
-      createdAt,
-      settings,
-      annotations,
-      author,
-      hash,
-      sizeBytes: upload.size,
-      fingerprint: upload.fingerprint,
-    });
+    return this.commit((createdAt) =>
+      this.draft({
+        request,
+        createdAt,
+        settings,
+        annotations,
+        author,
+        hash,
+        sizeBytes: upload.size,
+        fingerprint: upload.fingerprint,
+      }),
+    );
   }
 
   /**
@@ -201,7 +208,8 @@ export class StampService {
 
   /** Stamps a client-supplied hash; no document, so no size and no fingerprint. */
   async createFromHash(request: HashStampRequest): Promise<StampView> {
-    return this.commit(await this.draftFromHash(request));
+    const author = await this.authorOf(request);
+    return this.commit((createdAt) => this.draft({ ...this.inputFromHash(request, createdAt), author }));
   }
 
   /**
@@ -220,8 +228,13 @@ export class StampService {
   ): Promise<Array<StampView | ServiceError>> {
     const { valid, results } = await this.batchInputs(requests, stopAtRefusal);
     progress?.advance(results.length - valid.length);
-    const stamps = await this.draftBatch(valid, progress);
-    await this.deps.stamps.insertMany(stamps);
+    // Made again, for a new time, only when the key was revoked meanwhile (progress reported once).
+    let round = 0;
+    const stamps = await this.storeVouched((createdAt) =>
+      round++ === 0
+        ? this.draftBatch(valid, progress)
+        : this.draftBatch(valid.map((v) => ({ ...v, createdAt }))),
+    );
     for (const stamp of stamps) this.announce(stamp);
     let next = 0;
     return results.map((r) => r ?? this.newView(stamps[next++]!));
@@ -307,11 +320,6 @@ export class StampService {
     return { digest, fingerprint };
   }
 
-  private async draftFromHash(request: HashStampRequest): Promise<StoredStamp> {
-    const input = this.inputFromHash(request, this.deps.clock.now());
-    return this.draft({ ...input, author: await this.authorOf(request) });
-  }
-
   /**
    * The batch's items checked, all at one instant: `results` holds each item's refusal or null
    * (made), in order; `valid` the items to make.
@@ -363,14 +371,31 @@ export class StampService {
     };
   }
 
-  private issue(input: IssueInput): Promise<StampView> {
-    return this.commit(this.draft(input));
+  /** Stores and announces the stamp `make` signs for a time (now, see storeVouched). */
+  private async commit(make: (createdAt: Date) => StoredStamp): Promise<StampView> {
+    const [stamp] = await this.storeVouched(async (createdAt) => [make(createdAt)]);
+    this.announce(stamp!);
+    return this.newView(stamp!);
   }
 
-  private async commit(stamp: StoredStamp): Promise<StampView> {
-    await this.deps.stamps.insert(stamp);
-    this.announce(stamp);
-    return this.newView(stamp);
+  /**
+   * Stores the stamps `make` signs for the time it is given and returns them once the key ring
+   * vouches for their key at that time (issue #35: a stamp signed with a key revoked meanwhile
+   * must never be answered). A key it no longer vouches for has been swapped for the ring's active
+   * one by then: the stamps are made again, for a new time. Those of the refused round stay
+   * stored, never answered nor announced, and fail verification as their key was revoked.
+   */
+  private async storeVouched(make: (createdAt: Date) => Promise<StoredStamp[]>): Promise<StoredStamp[]> {
+    for (let round = 1; ; round++) {
+      const stamps = await make(this.deps.clock.now());
+      await this.deps.stamps.insertMany(stamps);
+      const signed = stamps[0]?.document;
+      if (!signed || !this.deps.ring) return stamps;
+      if (await this.deps.ring.vouches(signed.service_public_key, new Date(signed.created_at))) return stamps;
+      if (round === MAX_SIGNING_ROUNDS) {
+        throw unavailable("the service's signing key is being replaced; retry", "server_busy", 1);
+      }
+    }
   }
 
   /** The signed stamp, not yet stored. */

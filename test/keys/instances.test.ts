@@ -143,9 +143,8 @@ describe("instances of one deployment on PostgreSQL", { timeout: 90_000 }, () =>
     const a = await instance(env);
     const b = await instance(env);
     const { store, keys } = b.service.ctx;
-    const now = new Date();
     const { active } = await rotateKey(
-      { repo: store.keyRing, atRest: keys.atRest, now, overlapMs: 0 },
+      { repo: store.keyRing, atRest: keys.atRest, clock: store.clock!, overlapMs: 0 },
       "service",
     );
     await keys.ring!.refresh();

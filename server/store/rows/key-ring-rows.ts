@@ -1,4 +1,4 @@
-import type { StoredRingKey } from "../../keys/key-ring-repository.js";
+import type { SigningState, StoredRingKey } from "../../keys/key-ring-repository.js";
 import { dateOf, dateOrNull, type Encoding, encodeDateOrNull, type Timestamp } from "./values.js";
 
 /** A row of `key_ring` (migrations 0012), on both engines. */
@@ -47,3 +47,21 @@ export const ringKeyParams = (key: StoredRingKey, encoding: Encoding): RingKeyRo
 
 /** `ORDER BY`: the ring oldest key first, kinds apart. */
 export const ringOrder = "ORDER BY not_before, kind, key_id";
+
+/** The columns a signer's check reads (`KeyRingRepository.signingStates`): no key material. */
+export const signingStateColumns = "kind, key_id, public_key, not_before, not_after, state, revoked_at";
+
+export type SigningStateRow = Pick<
+  RingKeyRow,
+  "kind" | "key_id" | "public_key" | "not_before" | "not_after" | "state" | "revoked_at"
+>;
+
+export const signingStateOf = (row: SigningStateRow): SigningState => ({
+  kind: row.kind,
+  keyId: row.key_id,
+  publicKey: row.public_key,
+  notBefore: dateOf(row.not_before),
+  notAfter: dateOrNull(row.not_after),
+  state: row.state,
+  revokedAt: dateOrNull(row.revoked_at),
+});

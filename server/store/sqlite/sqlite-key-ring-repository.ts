@@ -1,16 +1,21 @@
 import type Database from "better-sqlite3";
 import type {
   KeyRingRepository,
-  Revocation,
+  RingClock,
   RingKeyKind,
+  SigningStates,
   StoredRingKey,
 } from "../../keys/key-ring-repository.js";
+import { type RingChanges, type RingPlan, ringChangesOn } from "../../keys/ring-changes.js";
 import {
   type RingKeyRow,
   ringKeyColumns,
   ringKeyOf,
   ringKeyParams,
   ringOrder,
+  type SigningStateRow,
+  signingStateColumns,
+  signingStateOf,
 } from "../rows/key-ring-rows.js";
 import { sqliteEncoding } from "../rows/values.js";
 import { preparedOnFirstUse } from "./statements.js";
@@ -18,16 +23,30 @@ import { preparedOnFirstUse } from "./statements.js";
 /** The key ring in SQLite; statements are prepared on first use (after migrate()). */
 export class SqliteKeyRingRepository implements KeyRingRepository {
   private readonly sql: () => ReturnType<typeof prepare>;
-  private readonly rotateAtOnce: (next: StoredRingKey, retiredUntil: Date) => StoredRingKey | undefined;
+  private readonly changeAtOnce: Database.Transaction<
+    (now: RingClock, plan: RingPlan) => { ring: StoredRingKey[]; changes?: RingChanges; at: Date }
+  >;
 
   constructor(db: Database.Database) {
     this.sql = preparedOnFirstUse(db, prepare);
-    this.rotateAtOnce = db.transaction((next: StoredRingKey, retiredUntil: Date) => {
-      const active = this.sql().active.get(next.kind) as RingKeyRow | undefined;
-      if (active) this.sql().retire.run(sqliteEncoding.date(retiredUntil), active.kind, active.key_id);
-      this.sql().insert.run(ringKeyParams(next, sqliteEncoding));
-      return active && { ...ringKeyOf(active), state: "retired" as const, notAfter: retiredUntil };
+    // Run IMMEDIATE: the write lock is held from BEGIN, so the time is read after every stamp
+    // commit before it; a signer's read after its own commit either sees the change or began
+    // before it (server/keys/key-ring.ts, `vouches`).
+    this.changeAtOnce = db.transaction((now: RingClock, plan: RingPlan) => {
+      const at = now();
+      const ring = (this.sql().list.all() as RingKeyRow[]).map(ringKeyOf);
+      const changes = plan(ring, at);
+      for (const r of changes?.retire ?? [])
+        this.sql().retire.run(sqliteEncoding.date(r.notAfter), r.kind, r.keyId);
+      for (const key of changes?.add ?? []) this.sql().insert.run(ringKeyParams(key, sqliteEncoding));
+      for (const r of changes?.revoke ?? []) {
+        this.sql().revoke.run(sqliteEncoding.date(r.revokedAt), r.reason, r.kind, r.keyId);
+      }
+      return { ring, changes, at };
     });
+    ({ rotate: this.rotate, revoke: this.revoke } = ringChangesOn(async (now, plan) =>
+      this.changeAtOnce.immediate(now, plan),
+    ));
   }
 
   async list(): Promise<StoredRingKey[]> {
@@ -38,13 +57,11 @@ export class SqliteKeyRingRepository implements KeyRingRepository {
     return this.sql().insert.run(ringKeyParams(key, sqliteEncoding)).changes === 1;
   }
 
-  async rotate(next: StoredRingKey, retiredUntil: Date): Promise<StoredRingKey | undefined> {
-    return this.rotateAtOnce(next, retiredUntil);
-  }
+  readonly rotate: KeyRingRepository["rotate"];
+  readonly revoke: KeyRingRepository["revoke"];
 
-  async revoke(kind: RingKeyKind, keyId: string, revocation: Revocation): Promise<boolean> {
-    const at = sqliteEncoding.date(revocation.at);
-    return this.sql().revoke.run(at, revocation.reason, kind, keyId).changes === 1;
+  async signingStates(): Promise<SigningStates> {
+    return { keys: (this.sql().signingStates.all() as SigningStateRow[]).map(signingStateOf) };
   }
 
   async sealPrivateKey(kind: RingKeyKind, keyId: string, sealed: Buffer): Promise<boolean> {
@@ -69,11 +86,11 @@ function prepare(db: Database.Database) {
        VALUES (@kind, @key_id, @public_key, @origin, @sealed_private_key, @not_before, @not_after, @state,
                @revoked_at, @revocation_reason)`,
     ),
-    active: db.prepare("SELECT * FROM key_ring WHERE kind = ? AND state = 'active'"),
+    signingStates: db.prepare(`SELECT ${signingStateColumns} FROM key_ring WHERE kind <> 'tsa'`),
     retire: db.prepare("UPDATE key_ring SET state = 'retired', not_after = ? WHERE kind = ? AND key_id = ?"),
     revoke: db.prepare(
       `UPDATE key_ring SET state = 'revoked', revoked_at = ?, revocation_reason = ?
-       WHERE kind = ? AND key_id = ? AND state <> 'active'`,
+       WHERE kind = ? AND key_id = ?`,
     ),
     seal: db.prepare(
       "UPDATE key_ring SET sealed_private_key = ? WHERE kind = ? AND key_id = ? AND sealed_private_key IS NULL",
