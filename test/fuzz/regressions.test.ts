@@ -6,6 +6,8 @@ import { issueKey } from "../helpers/keys.js";
 import { filePart, multipart } from "../helpers/multipart.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { TestClient } from "../ws/ws-client.js";
+import { Classifier } from "./rest/classify.js";
+import type { RequestParts } from "./rest/request.js";
 import { semanticProblems } from "./rest/semantics.js";
 
 // Each case is a failure `npm run fuzz` found, pinned down so it stays fixed.
@@ -87,6 +89,36 @@ describe("REST", () => {
     expect(
       semanticProblems(op.operationId, { body: { fingerprint1: doc, fingerprint2: doc }, query: [], state }),
     ).toEqual([]);
+  });
+
+  it("classifies vault metadata nested past 8 levels as invalid when a mutation writes it raw (it was sent as valid)", async () => {
+    // The deep-nesting mutation writes its body as raw bytes; the prose rules read only bodies
+    // kept as values, so `metadata` nested 64 or 100 000 levels deep passed as valid.
+    const { key } = await issueKey(svc, { tier: "internal" });
+    const op = model.operation("createVault");
+    const limits = {
+      maxJsonBytes: svc.config.MAX_JSON_BYTES,
+      maxFingerprintJsonBytes: svc.config.MAX_FINGERPRINT_JSON_BYTES,
+    };
+    const classifier = new Classifier(model, limits, { logSize: 0 });
+    for (const levels of [8, 9, 64, 100_000]) {
+      const text = `{"encrypted_key":"AAAA","heartbeat_deadline":3600,"metadata":{"a":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}}`;
+      const parts: RequestParts = {
+        pathParams: {},
+        query: [],
+        headers: {},
+        auth: { kind: "owner", key, header: "x-api-key" },
+        body: { kind: "raw", bytes: Buffer.from(text), contentType: "application/json" },
+      };
+      const verdict = classifier.classify(op, parts, Buffer.from(text));
+      expect(verdict.kind, String(levels)).toBe(levels > 8 ? "invalid" : "valid");
+      const res = await fetch(`${svc.baseUrl}/vault/create`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: text,
+      });
+      expect(res.status, String(levels)).toBe(levels > 8 ? 400 : 201);
+    }
   });
 
   it("verifies a stamp document with deeply nested anchors as format invalid (quoting it overflowed the stack: 500)", async () => {

@@ -39,7 +39,9 @@ export class Classifier {
       ...this.bodyProblems(op, parts, bodyBytes),
     ];
     if (reasons.length === 0) {
-      const body = parts.body.kind === "json" ? parts.body.value : undefined;
+      // A mutation writes its JSON as raw bytes (deep nesting, a repeated member): the prose
+      // rules read what the server will parse, whichever way it was written.
+      const body = parts.body.kind === "json" ? parts.body.value : bodyBytes && parseJson(bodyBytes);
       reasons.push(...semanticProblems(op.operationId, { body, query: parts.query, state: this.state }));
     }
     const missingKey = this.missingKey(op, parts);
