@@ -35,3 +35,27 @@ export function createRedisClient({ url, timeoutMs, logger, purpose }: RedisClie
   redis.on("error", (err) => logger.warn({ err }, `${purpose} Redis connection failed`));
   return redis;
 }
+
+/**
+ * Connects `redis`, or fails saying which use (`purpose`) could not reach REDIS_URL and why, with
+ * the socket's error code: main.ts prints such an error as one line, not a stack. Disconnects on
+ * failure, so the client stops reconnecting.
+ */
+export async function connectRedis(redis: Redis, purpose: string): Promise<void> {
+  // ioredis rejects connect() with "Connection is closed."; the socket's own error came just before.
+  let cause: NodeJS.ErrnoException | undefined;
+  const remember = (err: NodeJS.ErrnoException) => {
+    cause = err;
+  };
+  redis.on("error", remember);
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    const reason = cause ?? (err as NodeJS.ErrnoException);
+    const failure = new Error(`cannot reach REDIS_URL for ${purpose}: ${reason.message}`, { cause: reason });
+    throw Object.assign(failure, { code: reason.code });
+  } finally {
+    redis.off("error", remember);
+  }
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "../logger.js";
-import { createRedisClient } from "../redis-client.js";
+import { connectRedis, createRedisClient } from "../redis-client.js";
 import type { DomainEvent, EventBus, EventType, Listener } from "./bus.js";
 import { MemoryEventBus } from "./memory-bus.js";
 
@@ -57,13 +57,13 @@ export class RedisEventBus implements EventBus {
     const subscriber = createRedisClient({ url, timeoutMs, logger, purpose: "event bus subscriber" });
     const bus = new RedisEventBus(publisher, subscriber, options);
     try {
-      await Promise.all([publisher.connect(), subscriber.connect()]);
+      await Promise.all([connectRedis(publisher, "events"), connectRedis(subscriber, "events")]);
       subscriber.on("message", (_channel: string, message: string) => bus.receive(message));
       await subscriber.subscribe(bus.channel);
     } catch (err) {
       publisher.disconnect();
       subscriber.disconnect();
-      throw new Error(`cannot reach REDIS_URL for events: ${(err as Error).message}`);
+      throw err;
     }
     return bus;
   }

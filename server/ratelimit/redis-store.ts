@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
-import { createRedisClient } from "../redis-client.js";
+import { connectRedis, createRedisClient } from "../redis-client.js";
 import type { AlgorithmName, Outcome } from "./algorithm.js";
 import { RecentStates } from "./recent-states.js";
 import { SLOTS } from "./sliding-window.js";
@@ -87,10 +87,7 @@ export class RedisStore implements LimiterStore {
     const { url, timeoutMs, logger } = options;
     const redis = createRedisClient({ url, timeoutMs, logger, purpose: "rate-limit" });
     redis.defineCommand("ratelimit", { numberOfKeys: 1, lua: scripts[options.algorithm] });
-    await redis.connect().catch((err) => {
-      redis.disconnect();
-      throw new Error(`cannot reach REDIS_URL for rate limiting: ${err.message}`);
-    });
+    await connectRedis(redis, "rate limiting");
     return new RedisStore(redis as Redis & LimiterCommands, options);
   }
 

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AnyDomainEvent } from "../../server/events/bus.js";
 import { deleteKeys, redisUrl, uniquePrefix } from "../helpers/redis.js";
+import { ServerProcess } from "../helpers/server-process.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
 import { recordEvents } from "./cluster.js";
@@ -168,6 +172,27 @@ describe("instances sharing Redis when Redis fails and comes back", () => {
     await untilEventsCross();
     // Shared again: a budget spent on one instance is spent on the others.
     expect(await oneClientOn(local, open, other)).toEqual([201, 201, 429]);
+  });
+
+  it("a start while Redis is unreachable stops with one line and exit code 1", async () => {
+    proxy.cut();
+    const dataDir = mkdtempSync(join(tmpdir(), "stampd-redis-down-"));
+    const failure = await ServerProcess.start({
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      DATA_DIR: dataDir,
+    })
+      .then(
+        async (server) => {
+          await server.stop();
+          return "started";
+        },
+        (err: Error) => err.message,
+      )
+      .finally(() => rmSync(dataDir, { recursive: true, force: true }));
+    await proxy.restore();
+    expect(failure).toMatch(
+      /^server exited \(1\): stampd: cannot start: cannot reach REDIS_URL for \w+: connect ECONNREFUSED \S+ \(ECONNREFUSED\)$/,
+    );
   });
 
   it("a cut while idle (a Redis restart): events and shared limits resume without a restart", async () => {
