@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import type { ValidateFunction } from "ajv";
 import type { OperationModel, SpecModel } from "../../../cli/conformance/spec-model.js";
 import type { Part } from "../../helpers/multipart.js";
@@ -29,7 +30,8 @@ export class Classifier {
     private readonly state: ServerState,
   ) {}
 
-  classify(op: OperationModel, parts: RequestParts, bodyBytes: Buffer | undefined): Verdict {
+  classify(op: OperationModel, parts: RequestParts, wireBytes: Buffer | undefined): Verdict {
+    const bodyBytes = decoded(parts, wireBytes);
     // A refused key is answered before anything else is looked at.
     if (parts.auth.kind === "bad")
       return { kind: "invalid", reasons: ["a malformed or unknown key"], status: 401 };
@@ -163,6 +165,21 @@ export class Classifier {
       this.forms.set(op.operationId, check);
     }
     return check;
+  }
+}
+
+/**
+ * The body as the server reads it: decoded when it carries a Content-Encoding. One that does not
+ * decode is a broken request already (its mutation says why); its bytes as sent stand in.
+ */
+function decoded(parts: RequestParts, bytes: Buffer | undefined): Buffer | undefined {
+  const coding = parts.body.kind === "raw" ? parts.body.contentEncoding : undefined;
+  if (!coding || !bytes) return bytes;
+  const decode = { gzip: zlib.gunzipSync, deflate: zlib.inflateSync, br: zlib.brotliDecompressSync }[coding];
+  try {
+    return decode ? decode(bytes) : bytes;
+  } catch {
+    return bytes;
   }
 }
 

@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import fc from "fast-check";
 import type { OperationModel } from "../../../cli/conformance/spec-model.js";
 import { multipart, type Part } from "../../helpers/multipart.js";
@@ -16,6 +17,12 @@ type Path = (string | number)[];
 type Json = Record<string, unknown>;
 
 const isJson = (_: OperationModel, p: RequestParts) => p.body.kind === "json";
+/** The Content-Encodings the server reads JSON bodies in (express.json's), each with its encoder. */
+const codings: [string, (bytes: Buffer) => Buffer][] = [
+  ["gzip", (b) => zlib.gzipSync(b)],
+  ["deflate", (b) => zlib.deflateSync(b)],
+  ["br", (b) => zlib.brotliCompressSync(b)],
+];
 const isMultipart = (_: OperationModel, p: RequestParts) => p.body.kind === "multipart";
 const jsonValue = (p: RequestParts) => (p.body as { value: unknown }).value;
 const partsOf = (p: RequestParts) => (p.body as { parts: Part[] }).parts;
@@ -146,6 +153,28 @@ export const mutations: Mutation[] = [
       );
       const bytes = at > 0 ? Buffer.concat([text.subarray(0, at), junk, text.subarray(at)]) : junk;
       p.body = { kind: "raw", bytes, contentType: "application/json" };
+    },
+  },
+  {
+    // Issue #35 item 7: a gzip body that did not inflate answered zlib's bare message, no code.
+    name: "body: content-encoded",
+    applies: isJson,
+    apply(p, rng) {
+      const text = Buffer.from(JSON.stringify(jsonValue(p)));
+      const [contentEncoding, encode] = rng.pick(codings);
+      const coded = encode(text);
+      const broken = rng.pick([
+        undefined,
+        { bytes: text, why: "a body that is not its Content-Encoding" },
+        { bytes: coded.subarray(0, Math.max(1, coded.length >> 1)), why: "an encoded body cut short" },
+      ]);
+      p.body = {
+        kind: "raw",
+        bytes: broken?.bytes ?? coded,
+        contentType: "application/json",
+        contentEncoding,
+      };
+      if (broken) p.broken = broken.why;
     },
   },
   {

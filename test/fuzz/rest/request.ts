@@ -14,7 +14,7 @@ export type Body =
   /** Parts in the order they are sent; a part with a `filename` is a file part. */
   | { kind: "multipart"; parts: Part[] }
   /** Bytes as they are, for bodies no serializer would write (truncated, not UTF-8, wrong type). */
-  | { kind: "raw"; bytes: Buffer; contentType?: string };
+  | { kind: "raw"; bytes: Buffer; contentType?: string; contentEncoding?: string };
 
 /** A request before it is written: the parts a mutation edits and the classifier reads. */
 export interface RequestParts {

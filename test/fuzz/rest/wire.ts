@@ -26,6 +26,8 @@ export function toWire(op: OperationModel, parts: RequestParts): Wire {
   const headers: Record<string, string> = { ...parts.headers, ...authHeaders(parts.auth) };
   const { body, contentType } = bodyBytes(parts);
   if (contentType !== undefined) headers["content-type"] = contentType;
+  if (parts.body.kind === "raw" && parts.body.contentEncoding)
+    headers["content-encoding"] = parts.body.contentEncoding;
   return { url: query ? `${path}?${query}` : path, headers, body };
 }
 
