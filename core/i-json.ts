@@ -31,7 +31,46 @@ export function parseIJson(text: string): unknown {
     const duplicate = findDuplicateMember(text);
     if (duplicate) throw new DuplicateMemberError(duplicate);
   }
+  const lone = findLoneSurrogate(text);
+  if (lone) throw new LoneSurrogateError(lone);
   return value;
+}
+
+/**
+ * The first `\uXXXX` escape of `text` (JSON text) that writes half of a surrogate pair alone, or
+ * undefined. I-JSON strings must be valid Unicode (RFC 7493 section 2.1): `"\ud800"` parses in
+ * JavaScript, but a document holding it cannot be written as UTF-8, `jq` refuses it, and another
+ * language's JCS cannot reproduce the bytes a signature covers. Text without a backslash needs no
+ * scan; raw surrogate code units cannot arrive in UTF-8, so escapes are the only way in.
+ */
+export function findLoneSurrogate(text: string): string | undefined {
+  for (let k = text.indexOf("\\"); k !== -1; k = text.indexOf("\\", k)) {
+    if (text[k + 1] !== "u") {
+      k += 2; // an escaped character, a backslash included
+      continue;
+    }
+    const unit = Number.parseInt(text.slice(k + 2, k + 6), 16);
+    if (unit >= 0xdc00 && unit <= 0xdfff) return text.slice(k, k + 6);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const low =
+        text[k + 6] === "\\" && text[k + 7] === "u" ? Number.parseInt(text.slice(k + 8, k + 12), 16) : 0;
+      if (!(low >= 0xdc00 && low <= 0xdfff)) return text.slice(k, k + 6);
+      k += 12;
+      continue;
+    }
+    k += 6;
+  }
+  return undefined;
+}
+
+export class LoneSurrogateError extends Error {
+  readonly escape: string;
+
+  constructor(escape: string) {
+    super(`lone surrogate ${escape} in a string (RFC 7493 section 2.1: strings must be valid Unicode)`);
+    this.name = "LoneSurrogateError";
+    this.escape = escape;
+  }
 }
 
 export class DuplicateMemberError extends Error {

@@ -80,7 +80,8 @@ export interface ClientVerify {
 }
 
 /**
- * - `invalid_json`: the frame is not a JSON object.
+ * - `invalid_json`: the frame is not a JSON object, or a string in it holds a lone surrogate
+ *   escape such as `\ud800` (I-JSON, RFC 7493 section 2.1: strings must be valid Unicode).
  * - `duplicate_member_name`: an object of the frame names a member twice (I-JSON, RFC 7493
  *   section 2.3: a reader keeping the first value and one keeping the last would disagree).
  * - `invalid_message`: `type` missing or not a string, the message does not match its schema, or it

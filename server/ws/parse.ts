@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { DuplicateMemberError, parseIJson } from "../../core/i-json.js";
+import { DuplicateMemberError, LoneSurrogateError, parseIJson } from "../../core/i-json.js";
 import {
   type ClientMessage,
   type ClientMessageType,
@@ -37,6 +37,7 @@ export function parseFrame(text: string): ParsedFrame {
   } catch (err) {
     // A repeated name could make this server and another reader of the frame see different values.
     if (err instanceof DuplicateMemberError) return failure(undefined, "duplicate_member_name", err.message);
+    if (err instanceof LoneSurrogateError) return failure(undefined, "invalid_json", err.message);
     return failure(undefined, "invalid_json", "the frame is not valid JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -1,5 +1,10 @@
 import express, { type RequestHandler } from "express";
-import { DuplicateMemberError, findDuplicateMember } from "../../../core/i-json.js";
+import {
+  DuplicateMemberError,
+  findDuplicateMember,
+  findLoneSurrogate,
+  LoneSurrogateError,
+} from "../../../core/i-json.js";
 import { ServiceError } from "../../errors.js";
 import { asDecodingError } from "./body-decoding.js";
 
@@ -7,7 +12,8 @@ import { asDecodingError } from "./body-decoding.js";
  * express.json with I-JSON (RFC 7493) on top: UTF-8 only (section 2.1) and no object naming a
  * member twice (section 2.3). JSON.parse keeps the last of two equal names, other readers the
  * first, so a signed document with a repeated `created_at` would verify here and show another
- * reader a different time. Refused before anything reads the body: 400 `duplicate_member_name`.
+ * reader a different time. Refused before anything reads the body: 400 `duplicate_member_name`;
+ * a lone surrogate escape (section 2.1) is 400 `invalid_json`.
  * A body that does not decode as its Content-Encoding says is a 400 `bad_request`.
  */
 export function jsonBody(limit: number): RequestHandler {
@@ -55,6 +61,8 @@ function refuseDuplicateMembers(text: string): void {
     const { message } = new DuplicateMemberError({ ...duplicate, pointer: `/body${duplicate.pointer}` });
     throw new ServiceError("invalid_argument", message, "duplicate_member_name");
   }
+  const lone = findLoneSurrogate(text);
+  if (lone) throw new ServiceError("invalid_argument", new LoneSurrogateError(lone).message, "invalid_json");
 }
 
 function isJson(text: string): boolean {
