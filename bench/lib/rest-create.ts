@@ -66,13 +66,17 @@ export function restCreate(engine: Engine): Promise<void> {
     const post = postStamps(folder);
     const url = (server: Started<{ http: number }>, path: string) =>
       `http://127.0.0.1:${server.ready.http}${path}`;
+    const postgres = engine === "postgres";
     const candidates = Object.fromEntries([
-      ["stampd", { ...post, url: url(stampd, "/stamps") }],
-      ...names.map((n, i) => [n, { ...post, url: url(started[i + 1]!, others[n]!.path) }]),
+      ["stampd", { ...post, url: url(stampd, "/stamps"), pid: stampd.pid, postgres }],
+      ...names.map((n, i) => {
+        const server = started[i + 1]!;
+        return [n, { ...post, url: url(server, others[n]!.path), pid: server.pid, postgres }];
+      }),
     ]);
     const settings = { rounds: rounds(3), seconds: seconds(5), warmupSeconds: seconds(2) };
     const runs = await compareHttp(candidates, settings);
-    const on = engine === "postgres" ? " on PostgreSQL" : "";
+    const on = postgres ? " on PostgreSQL" : "";
     report(engine === "sqlite" ? "rest-create" : "rest-create-postgres", {
       rows: ["stampd", ...names].map((n) => httpRow(n, runs[n]!)),
       targets: names.map((n) => {

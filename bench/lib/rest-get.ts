@@ -35,18 +35,20 @@ export function restGet(engine: Engine): Promise<void> {
     servers.push(bare);
 
     const settings = { rounds: rounds(3), seconds: seconds(5), warmupSeconds: seconds(2) };
+    const postgres = engine === "postgres";
     const runs = await compareHttp(
       {
-        stampd: { connections: CONNECTIONS, url: `${base}${stampPath}` },
+        stampd: { connections: CONNECTIONS, url: `${base}${stampPath}`, pid: stampd.pid, postgres },
         "bare express": {
           connections: CONNECTIONS,
           url: `http://127.0.0.1:${bare.ready.http}${schema ? stampPath : "/json"}`,
+          pid: bare.pid,
+          postgres,
         },
       },
       settings,
     );
     const ratio = httpRatio(runs.stampd, runs["bare express"]);
-    const postgres = engine === "postgres";
     report(postgres ? "rest-get-postgres" : "rest-get", {
       rows: [httpRow("stampd", runs.stampd), httpRow("bare express", runs["bare express"])],
       targets: [
