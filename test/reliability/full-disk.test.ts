@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
@@ -49,11 +49,25 @@ afterAll(() => {
   }
 });
 
-/** Takes every free block of the file system under `dir`; returns the filler's path. */
+/**
+ * Takes every free block of the file system under `dir`, writing until it refuses (the server may
+ * take some meanwhile); returns the filler's path.
+ */
 function fill(dir: string, name = "filler"): string {
   const filler = join(dir, name);
-  const { bavail, bsize } = statfsSync(dir);
-  writeFileSync(filler, Buffer.alloc(bavail * bsize));
+  const fd = openSync(filler, "w");
+  try {
+    // Large writes first, then small ones for what a large one no longer fits in.
+    for (const chunk of [Buffer.alloc(1024 * 1024), Buffer.alloc(4096)]) {
+      try {
+        for (;;) writeSync(fd, chunk);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOSPC") throw err;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
   return filler;
 }
 
