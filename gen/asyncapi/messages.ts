@@ -322,7 +322,7 @@ export interface StampCreatedData {
    */
   'id': string;
   /**
-   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits.
+   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends.
    */
   'contentHash': string;
   /**
@@ -348,7 +348,7 @@ export interface StampProof {
 
 export interface StampRequestData {
   /**
-   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits.
+   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends.
    */
   'contentHash': string;
   /**
@@ -527,7 +527,7 @@ export interface VerificationResultData {
    */
   'stampId': string;
   /**
-   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits.
+   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends.
    */
   'contentHash': string;
   'verified': boolean;
@@ -543,7 +543,7 @@ export interface VerifyRequestData {
    */
   'stampId': string;
   /**
-   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits.
+   * `<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends.
    */
   'contentHash': string;
 }

@@ -63,8 +63,8 @@ export const clientMessageSchemas = {
           "contentHash": {
             "title": "ContentHash",
             "type": "string",
-            "pattern": "^(sha3-256|sha256|blake3):[0-9a-f]{64}$",
-            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits."
+            "pattern": "^(sha3-256|sha256|blake3):[0-9a-fA-F]{64}$",
+            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends."
           },
           "metadata": {
             "title": "StampRequestMetadata",
@@ -263,8 +263,8 @@ export const clientMessageSchemas = {
           "contentHash": {
             "title": "ContentHash",
             "type": "string",
-            "pattern": "^(sha3-256|sha256|blake3):[0-9a-f]{64}$",
-            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits."
+            "pattern": "^(sha3-256|sha256|blake3):[0-9a-fA-F]{64}$",
+            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends."
           }
         }
       }
@@ -624,8 +624,8 @@ export const serverMessageSchemas = {
           "contentHash": {
             "title": "ContentHash",
             "type": "string",
-            "pattern": "^(sha3-256|sha256|blake3):[0-9a-f]{64}$",
-            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits."
+            "pattern": "^(sha3-256|sha256|blake3):[0-9a-fA-F]{64}$",
+            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends."
           },
           "timestamp": {
             "type": "string",
@@ -1195,8 +1195,8 @@ export const serverMessageSchemas = {
           "contentHash": {
             "title": "ContentHash",
             "type": "string",
-            "pattern": "^(sha3-256|sha256|blake3):[0-9a-f]{64}$",
-            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 lowercase hex digits."
+            "pattern": "^(sha3-256|sha256|blake3):[0-9a-fA-F]{64}$",
+            "description": "`<algorithm>:<hex digest>`; algorithm sha3-256, sha256 or blake3; 64 hex digits, either case in requests (as REST and gRPC take them), lower case in what the server sends."
           },
           "verified": {
             "type": "boolean"

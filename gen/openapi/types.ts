@@ -1414,6 +1414,9 @@ export interface components {
          *     - `s3://<bucket>/<key>`: an S3 bucket name (3-63 of `a-z`, `0-9`, `.`, `-`, beginning and
          *       ending with a letter or digit) and a key;
          *     - `https://…`: an absolute URL with a host and without user name or password.
+         *
+         *     The scheme is matched in either case (RFC 3986 section 3.1: `IPFS://…` is `ipfs://…`),
+         *     as hex digits of a content hash are; the URI is kept as written.
          * @example ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi
          */
         ContentUri: string;

@@ -23,10 +23,12 @@ const rules: Record<string, (rest: string) => boolean> = {
 
 /** Why `uri` is not an acceptable content URI, or undefined when it is. */
 function contentUriProblem(uri: string): string | undefined {
-  const match = /^([a-z0-9]+):\/\/(\S+)$/.exec(uri);
-  const rule = match && rules[match[1]!];
+  // Schemes are case-insensitive (RFC 3986 section 3.1), as the spec's pattern says.
+  const match = /^([A-Za-z0-9]+):\/\/(\S+)$/.exec(uri);
+  const scheme = match?.[1]!.toLowerCase();
+  const rule = scheme !== undefined && Object.hasOwn(rules, scheme) ? rules[scheme] : undefined;
   if (!rule) return "must be an ipfs://, ar://, s3:// or https:// URI";
-  return rule(match[2]!) ? undefined : `is not a valid ${match[1]}:// URI`;
+  return rule(match![2]!) ? undefined : `is not a valid ${scheme}:// URI`;
 }
 
 /** One field error per unacceptable URI, at `path/<index>` (or `path` for a single URI). */
