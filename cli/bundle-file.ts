@@ -4,6 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { type ProofBundle, ProofBundleError, parseProofBundle } from "../sdk/src/bundle/bundle.js";
 import { fetchProofBundle } from "../sdk/src/bundle/fetch-bundle.js";
 import type { StampdClient } from "../sdk/src/client.js";
+import type { Schemas } from "../sdk/src/index.js";
 import { UsageError } from "./errors.js";
 
 /** The name of a document's proof bundle: `<file name>.stampd.json`. */
@@ -37,7 +38,16 @@ export async function writeBundleFile(path: string, bundle: ProofBundle): Promis
   }
 }
 
-/** Gathers the stamp's proof bundle from the server (`fetchProofBundle`) and writes it to `path`. */
-export async function saveBundle(client: StampdClient, stampId: string, path: string, serviceUrl: string) {
-  await writeBundleFile(path, await fetchProofBundle(client, stampId, { serviceUrl }));
+/**
+ * Gathers the stamp's proof bundle from the server (`fetchProofBundle`) and writes it to `path`;
+ * `stamp`, the stamp as just read, spares reading it again.
+ */
+export async function saveBundle(
+  client: StampdClient,
+  stampId: string,
+  path: string,
+  serviceUrl: string,
+  stamp?: Schemas["StampResponse"],
+) {
+  await writeBundleFile(path, await fetchProofBundle(client, stampId, { serviceUrl, stamp }));
 }

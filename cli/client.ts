@@ -1,9 +1,15 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { type ClientOptions, createClient, type StampdClient } from "../sdk/src/index.js";
+import {
+  type ClientOptions,
+  createClient,
+  RateLimitError,
+  type RetryNotice,
+  type StampdClient,
+} from "../sdk/src/index.js";
 
 /** The server's defaults (server/config.ts: PORT 8080, GRPC_PORT 50051) on this machine. */
 export const DEFAULT_URL = "http://127.0.0.1:8080";
-export const DEFAULT_GRPC_URL = "http://127.0.0.1:50051";
+const DEFAULT_GRPC_PORT = "50051";
 /** Seconds one request may take, upload included: generous, since a document may be 1 GiB. */
 const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -61,8 +67,20 @@ export function withRemoteOptions(command: Command): Command {
 }
 
 /**
+ * The gRPC address of the server at `url` (`--url`, `STAMPD_URL`) when none is given: the same
+ * host and scheme on the server's default gRPC port, so one variable points every command at a
+ * deployment that keeps the default ports.
+ */
+export function grpcUrlOf(url: string): string {
+  const grpc = new URL(url);
+  grpc.port = DEFAULT_GRPC_PORT;
+  return grpc.origin;
+}
+
+/**
  * The SDK client for the flags; `fetch` counts upload bytes when a progress bar is shown,
  * `WebSocket` lets `stamps.waitFor` follow events instead of polling (Node 20 has no global one).
+ * Every wait between two attempts is said on stderr (`waitLine`): no limit is waited out in silence.
  */
 export function clientFor(
   flags: RemoteFlags,
@@ -72,8 +90,24 @@ export function clientFor(
     baseUrl: flags.url,
     apiKey: flags.apiKey,
     timeout: flags.timeout * 1000,
+    onRetry: (notice) => console.error(waitLine(notice)),
     ...extra,
   });
+}
+
+/**
+ * The line a wait gets: `stampd: rate limited (anonymous tier): waiting 4 s; a key raises the
+ * limit`, or for a server error or a lost connection `stampd: <what> : retrying in 2 s`.
+ */
+export function waitLine({ error, delayMs }: RetryNotice): string {
+  const seconds = `${Math.ceil(delayMs / 1000)} s`;
+  if (error instanceof RateLimitError) {
+    const tier = error.tier ?? "unknown";
+    const hint = tier === "anonymous" ? "; a key raises the limit (--api-key, STAMPD_API_KEY)" : "";
+    return `stampd: rate limited (${tier} tier): waiting ${seconds}${hint}`;
+  }
+  const what = error.status === undefined ? "cannot reach the server" : `the server answered ${error.status}`;
+  return `stampd: ${what}: retrying in ${seconds}`;
 }
 
 /** Prints `value` as JSON with `--json`, else the human text. */

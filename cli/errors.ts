@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
 import {
   APIConnectionError,
   APIError,
@@ -33,10 +33,11 @@ export function reportError(err: unknown): ErrorReport {
   if (err instanceof StampWaitTimeoutError) return failure(`${err.message} (timeout)`);
   if (err instanceof APITimeoutError) return failure("the request timed out (timeout)");
   if (err instanceof APIConnectionError) return failure(`${connectionDetail(err)} (connection_error)`);
-  if (err instanceof APIError)
-    return failure(`${apiDetail(err)} (${err.code ?? "error"}, HTTP ${err.status})`);
-  if (err instanceof ConnectError)
-    return failure(`${err.rawMessage} (${grpcCodeName(err.code)}, gRPC ${err.code})`);
+  if (err instanceof APIError) {
+    // The SDK maps a gRPC status to the class of its HTTP status and keeps the status as the cause.
+    const via = err.cause instanceof ConnectError ? `gRPC ${err.cause.code}` : `HTTP ${err.status}`;
+    return failure(`${apiDetail(err)} (${err.code ?? "error"}, ${via})`);
+  }
   return failure((err as Error).message ?? String(err));
 }
 
@@ -63,9 +64,4 @@ function connectionDetail(err: APIConnectionError): string {
   let cause: unknown = err.cause;
   while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
   return cause instanceof Error ? `cannot reach the server: ${cause.message}` : "cannot reach the server";
-}
-
-/** `Code.ResourceExhausted` as gRPC's documentation writes it: `resource_exhausted`. */
-function grpcCodeName(code: Code): string {
-  return (Code[code] ?? "unknown").replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
 }

@@ -3,13 +3,7 @@ import { hashAlgorithms } from "../../core/content-hash.js";
 import type { Schemas } from "../../sdk/src/index.js";
 import { presets } from "../../server/presets/presets.js";
 import { saveBundle } from "../bundle-file.js";
-import {
-  clientFor,
-  DEFAULT_GRPC_URL,
-  positiveInteger,
-  type RemoteFlags,
-  withRemoteOptions,
-} from "../client.js";
+import { clientFor, positiveInteger, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { UsageError } from "../errors.js";
 import { bundlePaths, fileSizes, total } from "../files.js";
 import { anchorList, integerBetween, keyValue } from "../parsers.js";
@@ -57,10 +51,15 @@ async function stampFiles(files: string[], flags: StampFlags): Promise<void> {
         identity_id: flags.identity,
       });
       upload?.end();
+      // Each answer is used, never asked for again: every request is charged to the rate limit.
       const done = flags.wait
-        ? await client.stamps.waitFor(stamp.stamp_id, { until: flags.wait, timeout: flags.timeout * 1000 })
+        ? await client.stamps.waitFor(stamp.stamp_id, {
+            until: flags.wait,
+            timeout: flags.timeout * 1000,
+            stamp,
+          })
         : stamp;
-      if (saveAs) await saveBundle(client, done.stamp_id, saveAs[i]!, flags.url);
+      if (saveAs) await saveBundle(client, done.stamp_id, saveAs[i]!, flags.url, done);
       made.push(done);
     }
   } finally {
@@ -130,14 +129,15 @@ export function registerStamp(program: Command): void {
     .option("--description <text>", "--hash-only: description of every stamp")
     .option("--metadata <key=value>", "--hash-only: metadata of every stamp (repeatable)", keyValue)
     .addOption(
-      new Option("--grpc-url <url>", "--hash-only: gRPC address of the server")
-        .env("STAMPD_GRPC_URL")
-        .default(DEFAULT_GRPC_URL),
+      new Option(
+        "--grpc-url <url>",
+        "--hash-only: gRPC address of the server (default: the host of --url on port 50051)",
+      ).env("STAMPD_GRPC_URL"),
     )
     .addOption(
       new Option(
         "--batch-size <n>",
-        "--hash-only: hashes per BatchStamp call (the server allows MAX_BATCH_ITEMS)",
+        "--hash-only: most hashes per BatchStamp call (fewer when the key's items budget holds fewer; the server allows MAX_BATCH_ITEMS)",
       )
         .argParser(positiveInteger)
         .default(1000),

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { StampdGrpc } from "../../sdk/src/grpc/client.js";
-import { GrpcServingStatus, GrpcStampStatus } from "../../sdk/src/index.js";
+import {
+  APIError,
+  GrpcServingStatus,
+  GrpcStampStatus,
+  grpcError,
+  RateLimitError,
+} from "../../sdk/src/index.js";
 import { type Check, CheckFailed, expectThat, NotRun } from "./check.js";
 import type { Ctx } from "./rest-recipe.js";
 import { sleep } from "./traffic.js";
@@ -10,22 +16,31 @@ import { sleep } from "./traffic.js";
 const STREAM_SECONDS = 10;
 
 const hash = () => `sha256:${createHash("sha256").update(randomBytes(32)).digest("hex")}`;
-const codeName = (code: Code) => Code[code] ?? String(code);
+/** The SDK's name of a gRPC code (`grpcError`): `Code.NotFound` is `not_found`. */
+const codeName = (code: Code) => (Code[code] ?? String(code)).replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
 
-/** Throttled calls the kit waits out before it takes the answer as given. */
+/**
+ * Throttled calls the kit waits out before it takes the answer as given: the SDK's gRPC client
+ * waits each `grpc-retry-pushback-ms` (at most a minute), as traffic.ts waits out REST's Retry-After.
+ */
 const MAX_THROTTLED = 3;
+
+/** The longest pushback the kit waits out when a stream is refused. */
 const MAX_WAIT_MS = 60_000;
 
-/** Runs `call`, waiting out RESOURCE_EXHAUSTED by its `grpc-retry-pushback-ms` (as REST waits out Retry-After). */
-async function patiently<T>(call: () => Promise<T>): Promise<T> {
+/**
+ * Runs a check again after the pushback of a rate-limit refusal: the SDK waits out those of unary
+ * calls itself, but not a stream's (what a stream did is its caller's to resume), and a check
+ * starts its streams afresh.
+ */
+async function patiently(run: () => Promise<void>): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await call();
+      return await run();
     } catch (err) {
-      const pushback = Number(ConnectError.from(err).metadata.get("grpc-retry-pushback-ms"));
-      const throttled = ConnectError.from(err).code === Code.ResourceExhausted && pushback > 0;
-      if (!throttled || attempt >= MAX_THROTTLED) throw err;
-      await sleep(Math.min(pushback, MAX_WAIT_MS));
+      const waitMs = err instanceof RateLimitError ? err.retryAfter : undefined;
+      if (waitMs === undefined || attempt >= MAX_THROTTLED) throw err;
+      await sleep(Math.min(waitMs * 1000, MAX_WAIT_MS));
     }
   }
 }
@@ -33,27 +48,34 @@ async function patiently<T>(call: () => Promise<T>): Promise<T> {
 /** Awaits a call that must fail with `code`. */
 async function expectCode(call: () => Promise<unknown>, code: Code, request: string): Promise<void> {
   try {
-    await patiently(call);
+    await call();
   } catch (err) {
-    const got = ConnectError.from(err);
-    if (got.code === code) return;
-    throw new CheckFailed(codeName(code), `${codeName(got.code)}: ${got.rawMessage}`, request);
+    const got = grpcError(err);
+    const name = got instanceof APIError ? got.code : got.name;
+    if (name === codeName(code)) return;
+    throw new CheckFailed(codeName(code), `${name}: ${detailOf(got)}`, request);
   }
   throw new CheckFailed(codeName(code), "OK", request);
 }
 
+/** The status message the server sent (the SDK error's cause), else the error's own. */
+function detailOf(err: Error): string {
+  return err.cause instanceof ConnectError ? err.cause.rawMessage : err.message;
+}
+
 /** The svc.v1 StampService checks; `url` undefined: not run (needs --grpc-url). */
 export function grpcChecks(ctx: Ctx, url: string | undefined, keys: { owner: string }): Check[] {
-  const owner = url ? new StampdGrpc({ baseUrl: url, apiKey: keys.owner }) : undefined;
+  const client = (apiKey: string) => new StampdGrpc({ baseUrl: url, apiKey, maxRetries: MAX_THROTTLED });
+  const owner = url ? client(keys.owner) : undefined;
   // A key in the right format that no server issued: refused, never taken as anonymous.
-  const unknownKey = url ? new StampdGrpc({ baseUrl: url, apiKey: `svc_test_${"A".repeat(43)}` }) : undefined;
+  const unknownKey = url ? client(`svc_test_${"A".repeat(43)}`) : undefined;
   const check = (name: string, writes: boolean, run: () => Promise<void>): Check => ({
     area: "grpc",
     name,
     run: async () => {
       if (!url) throw new NotRun("needs --grpc-url");
       if (writes && !ctx.write) throw new NotRun("creates stamps: needs --write");
-      await run();
+      await patiently(run);
     },
   });
   const tag = () => ({ conformance: ctx.runId });
@@ -70,7 +92,7 @@ export function grpcChecks(ctx: Ctx, url: string | undefined, keys: { owner: str
       expectCode(() => owner!.getStamp("stp_00000000000000000000000000"), Code.NotFound, "GetStamp stp_000…"),
     ),
     check("SearchStamps of an unknown hash answers an empty page", false, async () => {
-      const { stamps } = await owner!.raw.searchStamps({ contentHash: hash() });
+      const { stamps } = await owner!.searchStamps({ contentHash: hash() });
       expectThat(stamps.length === 0, "no stamps", () => `${stamps.length} stamps`);
     }),
     check("GetStamp with an unknown key answers UNAUTHENTICATED", false, () =>
@@ -142,6 +164,8 @@ export function grpcChecks(ctx: Ctx, url: string | undefined, keys: { owner: str
           await sleep(1000);
         }
       })();
+      // Handled now (awaited below): a refusal while the watch runs must not end the process.
+      stamping.catch(() => {});
       try {
         for await (const stamp of owner!.watch("", { signal })) {
           found = created.has(stamp.contentHash);

@@ -104,10 +104,19 @@ export async function runConformance(
     ...wsChecks(ctx, options.mock ? undefined : wsUrl, MOCK, { owner: options.key }),
   ];
   const results: CheckResult[] = [];
-  for (const check of [...checks, ...rateLimitChecks(traffic.history)]) {
-    const result = await runCheck(check, traffic);
-    results.push(result);
-    onResult?.(result);
+  // A check's stray failure (a promise it left unawaited) fails that check instead of ending the
+  // process before the report is written.
+  const strays: unknown[] = [];
+  const onStray = (reason: unknown) => void strays.push(reason);
+  process.on("unhandledRejection", onStray);
+  try {
+    for (const check of [...checks, ...rateLimitChecks(traffic.history)]) {
+      const result = await runCheck(check, traffic, strays);
+      results.push(result);
+      onResult?.(result);
+    }
+  } finally {
+    process.off("unhandledRejection", onStray);
   }
   return {
     runId: options.runId,
@@ -212,16 +221,18 @@ async function expectError(call: PromiseLike<unknown>, status: number, code?: st
   throw new CheckFailed(expected, "a success answer");
 }
 
-async function runCheck(check: Check, traffic: Traffic): Promise<CheckResult> {
+async function runCheck(check: Check, traffic: Traffic, strays: unknown[]): Promise<CheckResult> {
   traffic.begin();
   const started = Date.now();
   let outcome: Outcome;
   try {
     await check.run();
+    if (strays.length) throw strays[0];
     outcome = { status: "passed" };
   } catch (err) {
     outcome = outcomeOf(err, traffic.seen().at(-1));
   }
+  strays.length = 0;
   // An answer the spec does not allow is the failure to report, whatever the check made of it.
   const wrong = traffic.seen().find((e) => e.problems.length > 0);
   if (wrong) outcome = { status: "failed", failure: specFailure(wrong) };

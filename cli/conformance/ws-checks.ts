@@ -77,11 +77,19 @@ class Connection {
     this.socket.send(typeof frame === "string" ? frame : JSON.stringify(frame));
   }
 
-  /** Sends a request with a fresh id and waits for the message that carries it. */
+  /**
+   * Sends a request with a fresh id and waits for the message that carries it; a `rate_limited`
+   * error reply is waited out by its `retryAfter` and the request sent again, as the upgrade's 429.
+   */
   async request(frame: Record<string, unknown>): Promise<Message> {
-    const id = `c${++this.counter}`;
-    this.send({ ...frame, id });
-    return this.until((m) => m.id === id, `a reply with id ${id} to ${JSON.stringify(frame)}`);
+    for (let attempt = 0; ; attempt++) {
+      const id = `c${++this.counter}`;
+      this.send({ ...frame, id });
+      const reply = await this.until((m) => m.id === id, `a reply with id ${id} to ${JSON.stringify(frame)}`);
+      const wait = reply.type === "error" && reply.data?.code === "rate_limited" ? reply.data.retryAfter : 0;
+      if (!(typeof wait === "number" && wait > 0) || attempt >= MAX_THROTTLED) return reply;
+      await sleep(Math.min(wait, MAX_WAIT_SECONDS) * 1000);
+    }
   }
 
   /** The first message (queued or coming) that `match` accepts. */

@@ -3,7 +3,7 @@ import { StampdGrpc } from "./grpc/client.js";
 import { StampdError } from "./internal/errors.js";
 import { createHttpClient } from "./internal/http.js";
 import { ApiCore } from "./internal/resource.js";
-import { DEFAULT_MAX_RETRIES } from "./internal/retry.js";
+import { DEFAULT_MAX_RETRIES, type RetryListener } from "./internal/retry.js";
 import { Explorer } from "./resources/explorer.js";
 import { Fingerprints } from "./resources/fingerprints.js";
 import { Hash } from "./resources/hash.js";
@@ -43,8 +43,17 @@ export interface ClientOptions {
    * whole body: a fetch that makes a request anew must keep it.
    */
   fetch?: typeof globalThis.fetch;
-  /** Retries of a failed REST call (default 2). */
+  /** Retries of a failed REST call, and of a unary gRPC call refused with pushback (default 2). */
   maxRetries?: number;
+  /**
+   * Called before each wait between two attempts of a REST or unary gRPC call, with the answer
+   * retried and the wait: a program can tell its user that a rate limit is being waited out
+   * (`stampd` prints "rate limited (anonymous tier): waiting 4 s; a key raises the limit").
+   *
+   * @example
+   * createClient({ baseUrl, onRetry: ({ error, delayMs }) => console.error(`${error.message}: retrying in ${delayMs} ms`) });
+   */
+  onRetry?: RetryListener;
   /** Milliseconds per REST attempt (default 60000). */
   timeout?: number;
   /** Headers sent with every REST request. */
@@ -80,6 +89,7 @@ export class StampdClient {
     const core = new ApiCore(http, {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+      onRetry: options.onRetry,
     });
     this.service = new Service(core);
     this.stamps = new Stamps(core, () =>
@@ -103,10 +113,16 @@ export class StampdClient {
    * const { stamp } = await client.grpc.getStamp(stampId);
    */
   get grpc(): StampdGrpc {
-    const { grpcUrl, grpcTransport, apiKey } = this.options;
+    const { grpcUrl, grpcTransport, apiKey, maxRetries, onRetry } = this.options;
     if (!grpcUrl && !grpcTransport)
       throw new StampdError("client.grpc needs the grpcUrl or grpcTransport option");
-    this.grpcClient ??= new StampdGrpc({ baseUrl: grpcUrl, transport: grpcTransport, apiKey });
+    this.grpcClient ??= new StampdGrpc({
+      baseUrl: grpcUrl,
+      transport: grpcTransport,
+      apiKey,
+      maxRetries,
+      onRetry,
+    });
     return this.grpcClient;
   }
 

@@ -122,6 +122,7 @@ export {
   type StreamStampInput,
   type VerifyInput,
 } from "./grpc/client.js";
+export { grpcError } from "./grpc/errors.js";
 export {
   type CursorPage,
   type CursorPageBody,
@@ -151,7 +152,7 @@ export type { UploadParams } from "./internal/multipart.js";
 export { OffsetPage, type OffsetPageBody, PagePromise } from "./internal/pagination.js";
 export type { RequestOptions } from "./internal/request.js";
 export type { UploadOptions } from "./internal/resource.js";
-export { DEFAULT_MAX_RETRIES } from "./internal/retry.js";
+export { DEFAULT_MAX_RETRIES, type RetryListener, type RetryNotice } from "./internal/retry.js";
 export type { UploadProgress, UploadProgressListener } from "./internal/upload-progress.js";
 export type { Uploadable } from "./internal/uploads.js";
 export type { ExplorerVaultsQuery } from "./resources/explorer.js";

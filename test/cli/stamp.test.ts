@@ -209,7 +209,10 @@ describe("stampd errors and exit codes", { timeout: SPAWNS_TIMEOUT }, () => {
     await closed.close();
     const down = await runStampd(["stamp", path("a.txt"), "--url", url]);
     expect(down.code).toBe(1);
-    expect(down.err).toMatch(/^stampd: cannot reach the server: .*ECONNREFUSED.* \(connection_error\)\n$/);
+    // Each retry's wait is said (issue #36), then the failure.
+    expect(down.err).toMatch(
+      /^(stampd: cannot reach the server: retrying in \d+ s\n){2}stampd: cannot reach the server: .*ECONNREFUSED.* \(connection_error\)\n$/,
+    );
   });
 
   it("--help says what the command does", async () => {

@@ -9,6 +9,7 @@ import {
 } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  BatchStampResponseSchema,
   CreateStampResponseSchema,
   HealthCheckResponseSchema,
   StampSchema,
@@ -16,9 +17,12 @@ import {
   StreamStampResponseSchema,
 } from "../../gen/proto/svc/v1/stamp_pb.js";
 import {
+  BadRequestError,
   createClient,
   createGrpcClient,
   GrpcServingStatus,
+  NotFoundError,
+  RateLimitError,
   StampdError,
   StampService,
 } from "../../sdk/src/index.js";
@@ -113,7 +117,103 @@ describe("gRPC client (real server over HTTP/2)", () => {
     const never = await grpc.searchStamps({ contentHash: `sha256:${"cd".repeat(32)}` });
     expect(never.stamps).toEqual([]);
     const refused = grpc.searchStamps({ contentHash: "md5:00" });
-    await expect(refused).rejects.toBeInstanceOf(ConnectError);
-    await expect(refused).rejects.toMatchObject({ code: Code.InvalidArgument });
+    await expect(refused).rejects.toBeInstanceOf(BadRequestError);
+    await expect(refused).rejects.toMatchObject({ status: 400, code: "invalid_argument" });
+  });
+});
+
+describe("gRPC errors and retries (issue #36)", () => {
+  /** A StampService whose BatchStamp fails with each of `failures` in turn, then answers. */
+  function failing(...failures: ConnectError[]) {
+    let calls = 0;
+    const transport = createRouterTransport((router) =>
+      router.service(StampService, {
+        batchStamp: () => {
+          const failure = failures[calls++];
+          if (failure) throw failure;
+          return create(BatchStampResponseSchema, { successCount: 1 });
+        },
+      }),
+    );
+    return { transport, calls: () => calls };
+  }
+  const exhausted = (pushback?: string) =>
+    new ConnectError(
+      "Item limit exceeded for tier anonymous (60 items a minute). Retry after 1 seconds.",
+      Code.ResourceExhausted,
+      pushback === undefined ? undefined : { "grpc-retry-pushback-ms": pushback },
+    );
+  const items = [{ contentHash: `sha256:${"0".repeat(64)}` }];
+
+  it("waits out RESOURCE_EXHAUSTED by its grpc-retry-pushback-ms, telling onRetry, and answers", async () => {
+    const { transport, calls } = failing(exhausted("20"), exhausted("30"));
+    const notices: [string, number, string | undefined][] = [];
+    const grpc = createGrpcClient({
+      transport,
+      onRetry: ({ error, delayMs }) => notices.push([error.name, delayMs, (error as RateLimitError).tier]),
+    });
+    await expect(grpc.batchStamp(items)).resolves.toMatchObject({ successCount: 1 });
+    expect(calls()).toBe(3);
+    expect(notices).toEqual([
+      ["RateLimitError", 20, "anonymous"],
+      ["RateLimitError", 30, "anonymous"],
+    ]);
+  });
+
+  it("retries UNAVAILABLE, with or without pushback", async () => {
+    const down = (pushback?: Record<string, string>) =>
+      new ConnectError("the store is unavailable", Code.Unavailable, pushback);
+    const { transport, calls } = failing(down({ "grpc-retry-pushback-ms": "5" }), down());
+    await expect(createGrpcClient({ transport }).batchStamp(items)).resolves.toMatchObject({
+      successCount: 1,
+    });
+    expect(calls()).toBe(3);
+  });
+
+  it("throws the SDK's RateLimitError after maxRetries, with retryAfter from the pushback", async () => {
+    const { transport, calls } = failing(exhausted("10"), exhausted("10"), exhausted("10"));
+    const error = await createGrpcClient({ transport, maxRetries: 1 })
+      .batchStamp(items)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toBeInstanceOf(StampdError);
+    expect(error).toMatchObject({
+      status: 429,
+      code: "resource_exhausted",
+      retryAfter: 0.01,
+      tier: "anonymous",
+    });
+    expect((error as RateLimitError).cause).toBeInstanceOf(ConnectError);
+    expect(calls()).toBe(2);
+  });
+
+  it("does not retry a refusal no wait lifts: RESOURCE_EXHAUSTED without pushback, INVALID_ARGUMENT", async () => {
+    const over = failing(exhausted());
+    const error = await createGrpcClient({ transport: over.transport })
+      .batchStamp(items)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBeUndefined();
+    expect(over.calls()).toBe(1);
+    const bad = failing(new ConnectError("items: at most 5 per BatchStamp, got 6", Code.InvalidArgument));
+    await expect(createGrpcClient({ transport: bad.transport }).batchStamp(items)).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
+    expect(bad.calls()).toBe(1);
+  });
+
+  it("maps a stream's failure too: NOT_FOUND is the SDK's NotFoundError", async () => {
+    const transport = createRouterTransport((router) =>
+      router.service(StampService, {
+        // biome-ignore lint/correctness/useYield: fails before its first message
+        async *watchStamps() {
+          throw new ConnectError("no such thing", Code.NotFound);
+        },
+      }),
+    );
+    const watching = (async () => {
+      for await (const _ of createGrpcClient({ transport }).watch()) break;
+    })();
+    await expect(watching).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -25,6 +25,19 @@ describe("retries", () => {
     expect(seen).toHaveLength(2);
   });
 
+  it("tells onRetry what it waits out before each retry (issue #36)", async () => {
+    const { fetch } = fakeFetch(limited("0"), json(200, health));
+    const notices: unknown[] = [];
+    const stampd = createClient({
+      baseUrl: "http://stampd.test",
+      fetch,
+      onRetry: ({ error, delayMs, retry }) => notices.push({ error, delayMs, retry }),
+    });
+    await stampd.service.health();
+    expect(notices).toEqual([{ error: expect.any(RateLimitError), delayMs: 0, retry: 0 }]);
+    expect((notices[0] as { error: RateLimitError }).error.tier).toBe("anonymous");
+  });
+
   it("makes 1 + maxRetries attempts (default 2) and then throws the last error", async () => {
     const { fetch, seen } = fakeFetch(json(503, { detail: "down" }, { "retry-after": "0" }));
     await expect(client(fetch).service.health()).rejects.toBeInstanceOf(InternalServerError);

@@ -49,6 +49,23 @@ describe("stamps.waitFor", () => {
     await vi.waitFor(() => expect(stampSubscriptions()).toBe(before), SETTLE);
   });
 
+  it("given the stamp just created, reads it once: on its event (issue #36, each read is charged)", async () => {
+    const reads: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === "GET") reads.push(new URL(request.url).pathname);
+      return fetch(request);
+    };
+    const stampd = client({ WebSocket, fetch: counting });
+    const created = await stampd.stamps.create({ file: new Blob([`read once ${Date.now()}`]) });
+    const before = stampSubscriptions();
+    const waiting = stampd.stamps.waitFor(created.stamp_id, { stamp: created, pollInterval: HOUR });
+    await vi.waitFor(() => expect(stampSubscriptions()).toBe(before + 1), SETTLE);
+    await svc.service.proofs.pipeline.tick();
+    expect(await waiting).toMatchObject({ stamp_id: created.stamp_id, status: "confirmed" });
+    expect(reads).toEqual([`/stamps/${created.stamp_id}`]);
+  });
+
   it("resolves at once with a stamp already in the state, without a socket", async () => {
     const id = await pendingStamp("log");
     await svc.service.proofs.pipeline.tick();

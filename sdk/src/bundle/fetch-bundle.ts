@@ -15,6 +15,8 @@ export interface FetchBundleOptions extends RequestOptions {
   serviceUrl: string;
   /** The bundle held so far: `fetchProofBundle` then upgrades it (see there). */
   previous?: ProofBundle;
+  /** The stamp as just read (`stamps.waitFor()`'s answer): it is not read again. */
+  stamp?: Schemas["StampResponse"];
 }
 
 /**
@@ -41,8 +43,8 @@ export async function fetchProofBundle(
   stampId: string,
   options: FetchBundleOptions,
 ): Promise<ProofBundle> {
-  const { previous, serviceUrl, ...request } = options;
-  const stamp = await client.stamps.get(stampId, request);
+  const { previous, serviceUrl, stamp: given, ...request } = options;
+  const stamp = given ?? (await client.stamps.get(stampId, request));
   if (previous && JSON.stringify(stamp.stamp_json) !== JSON.stringify(previous.stamp.stamp_json)) {
     throw new ProofBundleError(`the service's stamp ${stampId} is not the stamp document the bundle holds`);
   }

@@ -15,7 +15,9 @@ import {
   type VerifyRequestSchema,
   type VerifyResponse,
 } from "../../../gen/proto/svc/v1/stamp_pb.js";
-import { StampdError } from "../internal/errors.js";
+import { APIError, StampdError } from "../internal/errors.js";
+import { DEFAULT_MAX_RETRIES, grpcRetryDelay, type RetryListener, sleep } from "../internal/retry.js";
+import { grpcError } from "./errors.js";
 import { withHeaders } from "./headers.js";
 import { nodeGrpcTransport } from "./node-transport.js";
 
@@ -26,6 +28,10 @@ export interface GrpcClientOptions {
   apiKey?: string;
   /** A Connect transport to use instead (e.g. `createGrpcWebTransport` from @connectrpc/connect-web in browsers). */
   transport?: Transport;
+  /** Retries of a unary call refused with pushback or UNAVAILABLE (default 2). */
+  maxRetries?: number;
+  /** Called before each wait between two attempts (see `ClientOptions.onRetry`). */
+  onRetry?: RetryListener;
 }
 
 export type CreateStampInput = MessageInitShape<typeof CreateStampRequestSchema>;
@@ -33,10 +39,21 @@ export type StreamStampInput = MessageInitShape<typeof StreamStampRequestSchema>
 export type VerifyInput = MessageInitShape<typeof VerifyRequestSchema>;
 export type SearchStampsInput = MessageInitShape<typeof SearchStampsRequestSchema>;
 
-/** svc.v1.StampService through Connect: unary calls as promises, streams as async iterables. */
+/**
+ * svc.v1.StampService through Connect: unary calls as promises, streams as async iterables. Every
+ * failure is an SDK error (`grpcError`: `RateLimitError`, `NotFoundError`, …); a unary call refused
+ * with RESOURCE_EXHAUSTED and a pushback, or UNAVAILABLE, is retried after the wait the server
+ * asks for in `grpc-retry-pushback-ms` (as REST waits out `Retry-After`), `maxRetries` times.
+ * Streams are not retried: what a stream did before it failed is the caller's to resume. A
+ * retried CreateStamp or BatchStamp makes its stamps once: a refusal makes nothing, and so does
+ * UNAVAILABLE from the server; only a connection lost after the server stored them could make
+ * them twice.
+ */
 export class StampdGrpc {
-  /** The generated Connect client, for anything the helpers below do not cover. */
+  /** The generated Connect client, for anything the helpers below do not cover (errors unmapped). */
   readonly raw: Client<typeof StampService>;
+  private readonly maxRetries: number;
+  private readonly onRetry: RetryListener | undefined;
 
   constructor(options: GrpcClientOptions) {
     const base = options.transport ?? nodeGrpcTransport(requireBaseUrl(options.baseUrl));
@@ -44,6 +61,8 @@ export class StampdGrpc {
       ? withHeaders(base, { authorization: `Bearer ${options.apiKey}` })
       : base;
     this.raw = createClient(StampService, transport);
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.onRetry = options.onRetry;
   }
 
   /**
@@ -53,7 +72,7 @@ export class StampdGrpc {
    * const { stamp } = await client.grpc.createStamp({ contentHash: "sha256:" + digest });
    */
   createStamp(input: CreateStampInput, options?: CallOptions): Promise<CreateStampResponse> {
-    return this.raw.createStamp(input, options);
+    return this.unary(() => this.raw.createStamp(input, options), options);
   }
 
   /**
@@ -63,7 +82,7 @@ export class StampdGrpc {
    * const { stamp } = await client.grpc.getStamp(stampId);
    */
   getStamp(stampId: string, options?: CallOptions): Promise<GetStampResponse> {
-    return this.raw.getStamp({ stampId }, options);
+    return this.unary(() => this.raw.getStamp({ stampId }, options), options);
   }
 
   /**
@@ -73,7 +92,7 @@ export class StampdGrpc {
    * const { verified } = await client.grpc.verify({ stampId, contentHash: "sha256:" + digest });
    */
   verify(input: VerifyInput, options?: CallOptions): Promise<VerifyResponse> {
-    return this.raw.verify(input, options);
+    return this.unary(() => this.raw.verify(input, options), options);
   }
 
   /**
@@ -83,7 +102,7 @@ export class StampdGrpc {
    * const { stamps, successCount } = await client.grpc.batchStamp(digests.map((d) => ({ contentHash: `sha256:${d}` })));
    */
   batchStamp(items: CreateStampInput[], options?: CallOptions): Promise<BatchStampResponse> {
-    return this.raw.batchStamp({ items }, options);
+    return this.unary(() => this.raw.batchStamp({ items }, options), options);
   }
 
   /**
@@ -93,7 +112,7 @@ export class StampdGrpc {
    * for await (const stamp of grpc.watch("", { signal })) console.log(stamp.id, stamp.status);
    */
   watch(filter = "", options?: CallOptions): AsyncIterable<Stamp> {
-    return this.raw.watchStamps({ filter }, options);
+    return sdkErrors(this.raw.watchStamps({ filter }, options));
   }
 
   /**
@@ -106,7 +125,7 @@ export class StampdGrpc {
     requests: Iterable<StreamStampInput> | AsyncIterable<StreamStampInput>,
     options?: CallOptions,
   ): AsyncIterable<StreamStampResponse> {
-    return this.raw.streamStamps(toAsync(requests), options);
+    return sdkErrors(this.raw.streamStamps(toAsync(requests), options));
   }
 
   /**
@@ -123,7 +142,7 @@ export class StampdGrpc {
    * } while (pageToken);
    */
   searchStamps(input: SearchStampsInput, options?: CallOptions): Promise<SearchStampsResponse> {
-    return this.raw.searchStamps(input, options);
+    return this.unary(() => this.raw.searchStamps(input, options), options);
   }
 
   /**
@@ -133,7 +152,23 @@ export class StampdGrpc {
    * const { status } = await client.grpc.healthCheck();
    */
   healthCheck(service = "svc.v1.StampService", options?: CallOptions): Promise<HealthCheckResponse> {
-    return this.raw.healthCheck({ service }, options);
+    return this.unary(() => this.raw.healthCheck({ service }, options), options);
+  }
+
+  /** Runs a unary call, retrying what a wait may let through (see the class), errors as SDK errors. */
+  private async unary<T>(call: () => Promise<T>, options: CallOptions | undefined): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await call();
+      } catch (err) {
+        const error = grpcError(err);
+        if (!(error instanceof APIError) || retry >= this.maxRetries) throw error;
+        const delayMs = grpcRetryDelay(retry, error);
+        if (delayMs === undefined) throw error;
+        this.onRetry?.({ error, delayMs, retry });
+        await sleep(delayMs, options?.signal);
+      }
+    }
   }
 }
 
@@ -154,4 +189,13 @@ function requireBaseUrl(baseUrl: string | undefined): string {
 
 async function* toAsync<T>(items: Iterable<T> | AsyncIterable<T>): AsyncIterable<T> {
   yield* items;
+}
+
+/** A stream whose failure is an SDK error (`grpcError`). */
+async function* sdkErrors<T>(stream: AsyncIterable<T>): AsyncIterable<T> {
+  try {
+    yield* stream;
+  } catch (err) {
+    throw grpcError(err);
+  }
 }

@@ -67,26 +67,33 @@ export class InternalServerError extends APIError<ErrorBody> {
   override name = "InternalServerError";
 }
 
-/** 429: wait `retryAfter` seconds; `tier` is the client's rate-limit tier. */
+/**
+ * 429 (gRPC: RESOURCE_EXHAUSTED): wait `retryAfter` seconds; `tier` is the client's rate-limit
+ * tier. Without `retryAfter` no wait helps (a gRPC batch larger than one charge may hold).
+ */
 export class RateLimitError extends APIError<RateLimitBody | ErrorBody> {
   override name = "RateLimitError";
-  /** Seconds to wait: the body's `retry_after`, else the `Retry-After` header. */
+  /** Seconds to wait: the body's `retry_after`, else `Retry-After`, else gRPC's pushback trailer. */
   readonly retryAfter: number | undefined;
   readonly tier: string | undefined;
 
   constructor(status: number | undefined, body: unknown, message: string, headers?: Headers) {
     super(status, body as RateLimitBody, message, headers);
     const limited = isObject(body) ? body : {};
-    const header = Number(headers?.get("retry-after") ?? Number.NaN);
-    this.retryAfter =
-      typeof limited.retry_after === "number"
-        ? limited.retry_after
-        : Number.isNaN(header)
-          ? undefined
-          : header;
+    this.retryAfter = typeof limited.retry_after === "number" ? limited.retry_after : waitIn(headers);
     this.tier =
-      typeof limited.tier === "string" ? limited.tier : (headers?.get("x-ratelimit-tier") ?? undefined);
+      typeof limited.tier === "string"
+        ? limited.tier
+        : (headers?.get("x-ratelimit-tier") ?? /\bfor tier (\w+)/.exec(message)?.[1]);
   }
+}
+
+/** Seconds of `Retry-After`, or of gRPC's `grpc-retry-pushback-ms`; undefined when neither is a number. */
+function waitIn(headers: Headers | undefined): number | undefined {
+  const seconds = Number(headers?.get("retry-after") ?? Number.NaN);
+  if (!Number.isNaN(seconds)) return seconds;
+  const ms = Number(headers?.get("grpc-retry-pushback-ms") ?? Number.NaN);
+  return Number.isNaN(ms) ? undefined : ms / 1000;
 }
 
 /** The request got no answer: the connection failed (also the base of timeouts). */

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from "./errors.js";
-import { isRetryable, retryDelay } from "./retry.js";
+import { isRetryable, type RetryListener, retryDelay, sleep } from "./retry.js";
 
 /** Options every SDK method accepts as its last argument. */
 export interface RequestOptions {
@@ -31,6 +31,7 @@ export interface FetchResult {
 export interface RequesterSettings {
   timeout: number;
   maxRetries: number;
+  onRetry?: RetryListener;
 }
 
 /**
@@ -57,16 +58,27 @@ export async function request<R extends FetchResult>(
       result = await attemptOnce(attempt, headers, timeout, options.signal);
     } catch (err) {
       if (!(err instanceof APIConnectionError) || !canRetry()) throw err;
-      await sleep(retryDelay(retry, undefined), options.signal);
+      await wait(settings, err, retryDelay(retry, undefined), retry, options.signal);
       continue;
     }
     const { response } = result;
     if (response.ok) return result.data as Exclude<R["data"], undefined>;
-    if (!canRetry() || !isRetryable(response.status, result.error)) {
-      throw APIError.generate(response.status, result.error, response.headers);
-    }
-    await sleep(retryDelay(retry, response.headers), options.signal);
+    const error = APIError.generate(response.status, result.error, response.headers);
+    if (!canRetry() || !isRetryable(response.status, result.error)) throw error;
+    await wait(settings, error, retryDelay(retry, response.headers), retry, options.signal);
   }
+}
+
+/** Tells `onRetry` what is waited out, then waits. */
+function wait(
+  settings: RequesterSettings,
+  error: APIError,
+  delayMs: number,
+  retry: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  settings.onRetry?.({ error, delayMs, retry });
+  return sleep(delayMs, signal);
 }
 
 /** One key per POST call, reused by all its retries, so the server can replay instead of redo. */
@@ -102,19 +114,4 @@ async function attemptOnce<R>(
   } finally {
     clearTimeout(handle);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new APIUserAbortError());
-    const onAbort = () => {
-      clearTimeout(handle);
-      reject(new APIUserAbortError());
-    };
-    const handle = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -1,3 +1,6 @@
+import type { APIError } from "./errors.js";
+import { APIUserAbortError } from "./errors.js";
+
 /** Retries after the first attempt, unless the client or the request says otherwise. */
 export const DEFAULT_MAX_RETRIES = 2;
 
@@ -46,4 +49,51 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The gRPC trailer of a wait (gRPC proposal A6), the counterpart of REST's `Retry-After`. */
+const PUSHBACK = "grpc-retry-pushback-ms";
+
+/**
+ * Milliseconds to wait before retry number `retry` of a unary gRPC call that failed with `error`
+ * (an SDK error made of its status, grpc/errors.ts), or undefined when no retry helps. A 429
+ * (RESOURCE_EXHAUSTED) is retried only with a pushback: without one it is a limit no wait lifts (a
+ * message too large, a batch over a whole charge). A 503 (UNAVAILABLE) waits its pushback, else
+ * the backoff. A pushback that is not a whole number of milliseconds means "do not retry" (A6).
+ */
+export function grpcRetryDelay(retry: number, error: APIError, random: () => number = Math.random) {
+  if (error.status !== 429 && error.status !== 503) return undefined;
+  const pushback = error.headers?.get(PUSHBACK) ?? null;
+  if (pushback === null)
+    return error.status === 503 ? retryDelay(retry, undefined, Date.now(), random) : undefined;
+  return /^\d+$/.test(pushback.trim()) ? Math.min(Number(pushback), MAX_RETRY_AFTER_MS) : undefined;
+}
+
+/** What `onRetry` is told before each wait between two attempts of a call. */
+export interface RetryNotice {
+  /** The answer that is retried (a `RateLimitError` for a rate limit, REST or gRPC). */
+  error: APIError;
+  /** Milliseconds the client waits before the next attempt. */
+  delayMs: number;
+  /** 0 before the first retry, 1 before the second, … */
+  retry: number;
+}
+
+/** Called before each wait between two attempts: tell a person what is being waited out. */
+export type RetryListener = (notice: RetryNotice) => void;
+
+/** Resolves after `ms`, or rejects with `APIUserAbortError` when `signal` aborts first. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new APIUserAbortError());
+    const onAbort = () => {
+      clearTimeout(handle);
+      reject(new APIUserAbortError());
+    };
+    const handle = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

@@ -16,6 +16,11 @@ export interface WaitForOptions {
   signal?: AbortSignal;
   /** Milliseconds between two reads of the stamp when no WebSocket carries its events (default 2000). */
   pollInterval?: number;
+  /**
+   * The stamp as the caller just read it (`stamps.create()`'s answer): the wait starts from it
+   * instead of reading it again, and returns it at once when it is already there.
+   */
+  stamp?: StampResponse;
 }
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
@@ -32,12 +37,14 @@ export interface WaitDeps {
 }
 
 /**
- * Resolves with the stamp once its status reaches `until`. The stamp is read first (a stamp
- * already there needs no socket); then the `stamp` channel is subscribed and the stamp read again
- * once the subscription is confirmed, so no event falls between the two. Each `stamp_confirmed`
- * or `stamp_anchored` event of the stamp triggers a read (an anchor event alone does not say
- * whether every anchor is in). Without a socket (none configured, refused, or lost) it reads the
- * stamp every `pollInterval`.
+ * Resolves with the stamp once its status reaches `until`. The stamp is read first, unless the
+ * caller gives it (a stamp already there needs no socket); then the `stamp` channel is subscribed,
+ * and each `stamp_confirmed` or `stamp_anchored` event of the stamp triggers a read (an anchor
+ * event alone does not say whether every anchor is in). Events come before polling: once
+ * subscribed, the stamp is read again only on an event, or after `pollInterval` if none came, which
+ * covers a change between the last read and the subscription without a read that most waits do
+ * not need (each read is charged to the caller's rate limit). Without a socket (none configured,
+ * refused, or lost) it reads the stamp every `pollInterval`.
  */
 export async function waitForStamp(
   deps: WaitDeps,
@@ -48,17 +55,18 @@ export async function waitForStamp(
   const deadline = new Deadline(options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS, options.signal);
   const wake = new Wake();
   let socket: StampdSocket | undefined;
-  let last: StampResponse | undefined;
+  let last: StampResponse | undefined = options.stamp;
   try {
-    for (;;) {
-      last = await deadline.run(deps.get(stampId, deadline.signal));
+    for (let read = last === undefined; ; read = true) {
+      if (read || !last) last = await deadline.run(deps.get(stampId, deadline.signal));
       if (rank[last.status] >= rank[until]) return last;
       if (until === "anchored" && !canBeAnchored(last)) throw new StampUnreachableStateError(last, until);
+      let untilEvent = wake.socketLive === true;
       if (!socket && deps.openSocket && wake.socketLive === undefined) {
         socket = await subscribed(deps.openSocket, stampId, wake, deadline);
-        if (socket) continue; // read again now that no event can be missed
+        untilEvent = false; // the first wait also covers a change before the subscription
       }
-      await deadline.run(wake.next(wake.socketLive ? Number.POSITIVE_INFINITY : pollIntervalOf(options)));
+      await deadline.run(wake.next(untilEvent ? Number.POSITIVE_INFINITY : pollIntervalOf(options)));
     }
   } catch (err) {
     if (deadline.timedOut) throw new StampWaitTimeoutError(stampId, until, last);

@@ -134,14 +134,15 @@ export class Stamps extends APIResource {
    * `until: "anchored"`, until every anchor it requested has confirmed. It reads the stamp first,
    * then follows its events on the WebSocket `stamp` channel; where no socket can be had (no
    * WebSocket class, a refused key, a server that is not stampd) it reads the stamp every
-   * `pollInterval` instead. Rejects with `StampWaitTimeoutError` after `timeout` (default 10 min),
+   * `pollInterval` instead. Pass `stamp`, the stamp as just created or read, to spare a read.
+   * Rejects with `StampWaitTimeoutError` after `timeout` (default 10 min),
    * `APIUserAbortError` when `signal` aborts, and `StampUnreachableStateError` when the stamp can
    * never be anchored (no anchor requested, or one failed or is unavailable).
    *
    * @example
    * const stamp = await client.stamps.create({ file: "./contract.pdf" });
-   * const confirmed = await client.stamps.waitFor(stamp.id, { until: "confirmed", timeout: 60_000 });
-   * const proof = await client.stamps.proof(confirmed.id);
+   * const confirmed = await client.stamps.waitFor(stamp.stamp_id, { until: "confirmed", timeout: 60_000, stamp });
+   * const proof = await client.stamps.proof(confirmed.stamp_id);
    */
   waitFor(stampId: string, options?: WaitForOptions): Promise<Schemas["StampResponse"]> {
     const get = (id: string, signal: AbortSignal) => this.get(id, { signal });
