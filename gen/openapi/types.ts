@@ -1501,7 +1501,7 @@ export interface components {
         };
         HealthResponse: {
             /**
-             * @description `ok`; `degraded` (answering, but Redis, a tile mirror, the batcher or the vault scheduler fails); `down` (the store fails; answered with 503); `starting` (migrations run; answered with 503).
+             * @description `ok`; `degraded` (answering, but Redis, a tile mirror, the batcher or the vault scheduler fails, or the store answers but cannot write: its disk is full, `store: fail`); `down` (the store fails; answered with 503); `starting` (migrations run; answered with 503).
              * @enum {string}
              */
             status: "ok" | "degraded" | "down" | "starting";

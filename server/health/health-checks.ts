@@ -16,7 +16,8 @@ export interface HealthReport {
 export const CHECK_TIMEOUT_MS = 2000;
 
 export interface HealthSources {
-  store: { ping(): Promise<void> };
+  /** `availability`: what the store's own calls found failing (a full disk, which a ping does not see). */
+  store: { ping(): Promise<void>; availability?: { readonly unavailable: readonly string[] } };
   /** Only when Redis is configured: the event bus and the rate-limit store reach it. */
   redis?: () => Promise<void>;
   /** Only when a tile mirror is configured: whether its last copy succeeded. */
@@ -44,14 +45,15 @@ export class HealthChecks {
       this.reachable("store", () => store.ping()),
       redis && this.reachable("redis", redis),
     ]);
+    const storeWorks = storeOk && (store.availability?.unavailable.length ?? 0) === 0;
     const checks: Checks = {
-      store: result(storeOk),
+      store: result(storeWorks),
       ...(redisOk === undefined ? {} : { redis: result(redisOk) }),
       ...(mirror ? { mirror: result(mirror()) } : {}),
       batcher: result(batcher.alive()),
       scheduler: result(scheduler.alive()),
     };
-    return { status: statusOf(checks), checks };
+    return { status: statusOf(checks, storeOk), checks };
   }
 
   private async reachable(name: keyof Checks, ping: () => Promise<void>): Promise<boolean> {
@@ -76,7 +78,8 @@ export class HealthChecks {
 
 const result = (ok: boolean): CheckResult => (ok ? "ok" : "fail");
 
-function statusOf(checks: Checks): HealthStatus {
-  if (checks.store === "fail") return "down";
+/** `down` when the store does not answer; a store that answers but cannot write is `degraded`. */
+function statusOf(checks: Checks, storeAnswers: boolean): HealthStatus {
+  if (!storeAnswers) return "down";
   return Object.values(checks).includes("fail") ? "degraded" : "ok";
 }

@@ -149,6 +149,10 @@ describe.each([
     const ready = await fetch(`${svc.baseUrl}/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ status: "unavailable", unavailable: ["storage"] });
+    // Reads still work, writes do not: degraded, with the store's check failing.
+    const health = await fetch(`${svc.baseUrl}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "degraded", checks: { store: "fail" } });
     for (const stamp of stamped) {
       const read = await fetch(`${svc.baseUrl}/stamps/${stamp.stamp_id}`);
       expect(read.status).toBe(200);
