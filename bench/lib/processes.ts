@@ -127,9 +127,10 @@ export function tempDir(): { path: string; cleanup: () => void } {
 /**
  * How the TypeScript entries a benchmark starts are run: `compiled` (the default, as stampd runs)
  * or, with BENCH_LOADER=tsx, under tsx's loader as before issue #34, to measure what the loader
- * costs (bench/README.md states both figures). stampd itself is always compiled.
+ * costs (bench/README.md states both figures). stampd as stampd-process.ts starts it is always
+ * compiled; ws-fanout's servers (ws-server.ts, stampd's included) follow the setting, as before.
  */
-export function entryLoader(): "compiled" | "tsx" {
+function entryLoader(): "compiled" | "tsx" {
   const wanted = process.env.BENCH_LOADER || "compiled";
   if (wanted !== "compiled" && wanted !== "tsx") {
     throw new Error(`BENCH_LOADER must be "compiled" or "tsx", got "${wanted}"`);
