@@ -64,7 +64,13 @@ export interface VaultChange {
 
 /** A consumed fee receipt; its id is unique, which is what makes a receipt single-use. */
 export interface FeePayment {
+  /** `<issuer key>/<receipt id>`: ids are the issuer's own, kept apart per issuer. */
   receiptId: string;
+  /**
+   * The receipt's id alone, as receipts used before ids were kept per issuer were recorded: a
+   * receipt recorded so is used, so it is not spent a second time under its new key.
+   */
+  legacyReceiptId?: string;
   /** Decimal text, as the receipt states it. */
   amount: string;
   currency: string;

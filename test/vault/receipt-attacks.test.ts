@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Signer } from "../../server/keys/ed25519.js";
+import { postgres, sqlite } from "../store/engines.js";
 import { randomSigner, VaultFixture } from "./fixture.js";
 
 // Issue #35, item 7: fee receipts made as an attacker would make them, each signed by an issuer
@@ -90,5 +91,27 @@ describe("fee receipt ids", () => {
     expect(used.map((r) => r.id).sort()).toEqual(
       [`${other.publicKey}/${id}`, `${shop.publicKey}/${id}`].sort(),
     );
+  });
+});
+
+describe("a receipt used before ids were kept per issuer", () => {
+  it.each([sqlite, postgres])("is not spent a second time under its new key ($name)", async (engine) => {
+    f = await VaultFixture.open({}, engine);
+    const vault = await f.create(alice);
+    const receipt = f.receipt("0.50");
+    const payload = JSON.parse(Buffer.from(receipt.split(".")[1]!, "base64url").toString()) as { id: string };
+    // As the upgrade found it: recorded by its bare id.
+    await f.rows(
+      "INSERT INTO fee_receipts (id, amount, currency, recipient, used_at, used_for) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+      payload.id,
+      "0.50",
+      "USD",
+      "x",
+      engine.name === "sqlite" ? "2026-01-01T00:00:00.000Z" : new Date("2026-01-01T00:00:00.000Z"),
+      "heartbeat before the upgrade",
+    );
+    await expect(f.vaults.heartbeat(alice, vault.id, receipt)).rejects.toMatchObject({
+      reason: "fee_receipt_used",
+    });
   });
 });

@@ -234,6 +234,11 @@ async function applyChange(client: pg.PoolClient, change: VaultChange, returning
  * exact running total: the addition is in the upsert, so concurrent instances lose no update.
  */
 async function recordPayment(client: pg.PoolClient, p: FeePayment): Promise<void> {
+  // A receipt recorded by its bare id, before ids were kept per issuer (FeePayment.legacyReceiptId).
+  if (p.legacyReceiptId !== undefined) {
+    const legacy = await client.query("SELECT 1 FROM fee_receipts WHERE id = $1", [p.legacyReceiptId]);
+    if (legacy.rowCount) throw new Rollback("receipt_used");
+  }
   const used = await client.query(
     `INSERT INTO fee_receipts (id, amount, currency, recipient, used_at, used_for) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (id) DO NOTHING`,

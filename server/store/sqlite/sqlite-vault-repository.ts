@@ -29,6 +29,9 @@ import { preparedOnFirstUse, StatementCache } from "./statements.js";
 const selectVault = `SELECT v.*, g.interval_seconds AS group_interval
   FROM vaults v LEFT JOIN vault_groups g ON g.id = v.group_id`;
 
+// A receipt recorded by its bare id, before ids were kept per issuer (FeePayment.legacyReceiptId).
+const LEGACY_RECEIPT = "SELECT 1 FROM fee_receipts WHERE id = ?";
+
 /**
  * Vaults in SQLite. One process writes (better-sqlite3 is synchronous), so a transaction or a
  * single UPDATE … RETURNING is atomic; writes are still conditional on `version` so that the
@@ -185,6 +188,9 @@ export class SqliteVaultRepository implements VaultRepository {
   }
 
   private recordPayment(p: FeePayment): void {
+    if (p.legacyReceiptId !== undefined && this.dynamic.get(LEGACY_RECEIPT).get(p.legacyReceiptId)) {
+      throw new Rollback("receipt_used");
+    }
     const used = this.sql().insertReceipt.run(
       p.receiptId,
       p.amount,

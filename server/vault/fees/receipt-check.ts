@@ -72,6 +72,7 @@ export class ReceiptChecker {
       // Each issuer picks its own ids: the store keeps them apart by issuer, so one issuer's id
       // can never consume (or be consumed by) another issuer's receipt of the same id.
       receiptId: `${issuer}/${payload.id}`,
+      legacyReceiptId: payload.id,
       amount: formatDecimal(amount, 0),
       currency,
       recipient,
