@@ -103,21 +103,7 @@ export async function runConformance(
     ...grpcChecks(ctx, options.mock ? undefined : options.grpcUrl, { owner: options.key }),
     ...wsChecks(ctx, options.mock ? undefined : wsUrl, MOCK, { owner: options.key }),
   ];
-  const results: CheckResult[] = [];
-  // A check's stray failure (a promise it left unawaited) fails that check instead of ending the
-  // process before the report is written.
-  const strays: unknown[] = [];
-  const onStray = (reason: unknown) => void strays.push(reason);
-  process.on("unhandledRejection", onStray);
-  try {
-    for (const check of [...checks, ...rateLimitChecks(traffic.history)]) {
-      const result = await runCheck(check, traffic, strays);
-      results.push(result);
-      onResult?.(result);
-    }
-  } finally {
-    process.off("unhandledRejection", onStray);
-  }
+  const results = await runChecks([...checks, ...rateLimitChecks(traffic.history)], traffic, onResult);
   return {
     runId: options.runId,
     target: { url: options.url, grpcUrl: options.grpcUrl, wsUrl: options.mock ? undefined : wsUrl },
@@ -126,6 +112,31 @@ export async function runConformance(
     startedAt,
     results,
   };
+}
+
+/**
+ * Runs the checks one after another. A check's stray failure (a promise it left unawaited that
+ * rejects) fails that check instead of ending the process before the report is written.
+ */
+export async function runChecks(
+  checks: Check[],
+  traffic: Traffic,
+  onResult?: (r: CheckResult) => void,
+): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  const strays: unknown[] = [];
+  const onStray = (reason: unknown) => void strays.push(reason);
+  process.on("unhandledRejection", onStray);
+  try {
+    for (const check of checks) {
+      const result = await runCheck(check, traffic, strays);
+      results.push(result);
+      onResult?.(result);
+    }
+  } finally {
+    process.off("unhandledRejection", onStray);
+  }
+  return results;
 }
 
 function defaultWsUrl(base: URL): string {
