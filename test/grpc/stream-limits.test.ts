@@ -1,5 +1,6 @@
-// StreamStamps charges the requests it reads together at once, and when the budget does not hold
-// them all, request by request: those it holds are answered, the first refused ends the call.
+// StreamStamps charges the requests it reads together at once to the bulk items budget, and when
+// the budget does not hold them all, request by request: those it holds are answered, the first
+// refused ends the call.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.js";
@@ -14,8 +15,8 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 it("answers the requests the budget holds, then ends with RESOURCE_EXHAUSTED naming the next", async () => {
-  // Anonymous burst 5 and a stamp costs 2 (specs/openapi.yaml info, Rate limiting): two stamps pass, the third does not.
-  const hashes = Array.from({ length: 6 }, (_, i) => sha256(`limited ${i}`));
+  // The anonymous bulk items budget holds 60 a minute (stamp.proto, Rate limiting): 60 pass, the 61st does not.
+  const hashes = Array.from({ length: 66 }, (_, i) => sha256(`limited ${i}`));
   async function* requests() {
     for (const contentHash of hashes) yield { contentHash };
   }
@@ -27,10 +28,10 @@ it("answers the requests the budget holds, then ends with RESOURCE_EXHAUSTED nam
     (e: unknown) => ConnectError.from(e),
   );
   expect(error.code).toBe(Code.ResourceExhausted);
-  expect(error.rawMessage).toMatch(/^request 3: /);
-  expect(sequences).toEqual([1, 2]);
+  expect(error.rawMessage).toMatch(/^request 61: Item limit exceeded for tier anonymous/);
+  expect(sequences).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
   const stored = svc.service.ctx.store as unknown as {
     db: { prepare(sql: string): { get(): { n: number } } };
   };
-  expect(stored.db.prepare("SELECT count(*) AS n FROM stamps").get().n).toBe(2);
+  expect(stored.db.prepare("SELECT count(*) AS n FROM stamps").get().n).toBe(60);
 });
