@@ -5,10 +5,8 @@ import type { RingKey, RingKeyKind } from "../../core/key-ring.js";
 import type { AtRestCipher } from "./at-rest-cipher.js";
 import { ed25519Signer, privateKeyFromPkcs8, type Signer } from "./ed25519.js";
 import type { KeyRingRepository, SigningState, SigningStates, StoredRingKey } from "./key-ring-repository.js";
+import { CLOCK_MARGIN_MS } from "./ring-changes.js";
 import { RotatingSigner } from "./rotating-signer.js";
-
-/** How far ahead of the database's clock an instance's may run before stamping stops (DatabaseClock keeps it within a round trip). */
-const MAX_CLOCK_LEAD_MS = 1000;
 
 /** Whether `key` signs for `at`: in its period and not revoked by then (core/key-ring.ts's rule). */
 const signsAt = (key: SigningState, at: Date): boolean =>
@@ -179,8 +177,9 @@ export class DeploymentKeyRing {
    * once they were asked for after this call; concurrent callers share a read, so a wave of
    * stamps costs one query, and each stamp waits for one or two of them. A ring change holds the
    * ring's lock from before it takes its time (PostgreSQL: ACCESS EXCLUSIVE; SQLite: the write
-   * lock every stamp commit takes), so a read that misses a revocation began before it, and so
-   * after `signedAt`: the revocation is dated after the stamp. When the key no longer signs
+   * lock every stamp commit takes), so a read that misses a revocation began before the
+   * revocation's time, and after the stamp was dated: the key's trust ends after the stamp's
+   * time (with CLOCK_MARGIN_MS for an instance's clock estimate). When the key no longer signs
    * for `signedAt`, the ring is re-read first, so the caller signs again with the active key.
    */
   async vouches(publicKey: string, signedAt: Date): Promise<boolean> {
@@ -192,13 +191,13 @@ export class DeploymentKeyRing {
         return false;
       }
       // Dated by this instance's estimate of the database's clock, the stamp may read as later
-      // than the read (a clock a little fast): only a read begun after it vouches.
-      if (!startedAt || signedAt < startedAt) return true;
-      if (signedAt.getTime() - startedAt.getTime() > MAX_CLOCK_LEAD_MS) {
-        throw new Error(
-          `this instance's clock is ${signedAt.getTime() - startedAt.getTime()} ms ahead of the database's`,
-        );
-      }
+      // than the read began (an estimate a little fast): a ring change's signatures stop
+      // counting CLOCK_MARGIN_MS after its time, so a lead within it still falls before it.
+      // Past it (a clock far off), wait it out: only a read begun late enough vouches.
+      if (!startedAt) return true;
+      const leadMs = signedAt.getTime() - startedAt.getTime();
+      if (leadMs < CLOCK_MARGIN_MS) return true;
+      await new Promise((resolve) => setTimeout(resolve, leadMs - CLOCK_MARGIN_MS + 1));
     }
   }
 

@@ -35,10 +35,19 @@ export function rotationChanges(
 }
 
 /**
+ * How far an instance's estimate of the database's clock may run ahead of it (DatabaseClock: half
+ * the round trip it was measured with) before its stamps wait: a revocation's signatures stop
+ * counting this long after its time, so a stamp a signer dated up to this much late, whose check
+ * of the ring began before the revocation, still falls before it (DeploymentKeyRing.vouches).
+ */
+export const CLOCK_MARGIN_MS = 1000;
+
+/**
  * The revocation at `at` of the `kind` key `keyId`, undefined when the ring has no such key. Every
  * role its key material holds is revoked (a deployment whose first start registered one key as
  * both service and log key: revoking either must stop both, issue #35), and each role it holds
- * active is handed to its replacement from `at`, with no overlap: a leaked key signs on for no one.
+ * active is handed to its replacement from `at`; the key's period and trust end CLOCK_MARGIN_MS
+ * later (or trust from `revocation.at`), and no instance answers what it signs from then on.
  */
 export function revocationChanges(
   ring: readonly StoredRingKey[],
@@ -52,8 +61,9 @@ export function revocationChanges(
   if (!named) return undefined;
   const roles = ring.filter((k) => k.publicKey === named.publicKey);
   const active = roles.filter((k) => k.state === "active");
+  const end = new Date(at.getTime() + CLOCK_MARGIN_MS);
   return {
-    retire: active.map((k) => ({ kind: k.kind, keyId: k.keyId, notAfter: at })),
+    retire: active.map((k) => ({ kind: k.kind, keyId: k.keyId, notAfter: end })),
     add: active.map((k) => {
       const next = replacements[k.kind];
       if (!next)
@@ -63,7 +73,7 @@ export function revocationChanges(
     revoke: roles.map((k) => ({
       kind: k.kind,
       keyId: k.keyId,
-      revokedAt: revocation.at ?? at,
+      revokedAt: revocation.at ?? end,
       reason: revocation.reason,
     })),
   };

@@ -10,6 +10,7 @@ import {
   SINCE_EVER,
 } from "../../server/keys/key-ring.js";
 import type { StoredRingKey } from "../../server/keys/key-ring-repository.js";
+import { CLOCK_MARGIN_MS } from "../../server/keys/ring-changes.js";
 import { freshTsaCredentials, newTsaRingKey } from "../../server/keys/tsa-keys.js";
 import type { SqliteStore } from "../../server/store/sqlite/sqlite-store.js";
 import { postgres, sqlite, type TestDatabase } from "../store/engines.js";
@@ -121,6 +122,8 @@ for (const engine of [sqlite, postgres]) {
         { ...replacements.log, notBefore: now },
         { ...replacements.service, notBefore: now },
       ]);
+      // The old key's period ends CLOCK_MARGIN_MS after the change (a signer's clock may run ahead).
+      const end = new Date(now.getTime() + CLOCK_MARGIN_MS);
       const ring = await store.keyRing.list();
       const state = (k: StoredRingKey) => [
         k.kind,
@@ -131,8 +134,8 @@ for (const engine of [sqlite, postgres]) {
         k.revocationReason,
       ];
       expect(ring.map(state)).toEqual([
-        ["log", log.keyId, "revoked", now, revocation.at, "leaked"],
-        ["service", service.keyId, "revoked", now, revocation.at, "leaked"],
+        ["log", log.keyId, "revoked", end, revocation.at, "leaked"],
+        ["service", service.keyId, "revoked", end, revocation.at, "leaked"],
         ["log", replacements.log.keyId, "active", null, null, null],
         ["service", replacements.service.keyId, "active", null, null, null],
       ]);
@@ -142,7 +145,7 @@ for (const engine of [sqlite, postgres]) {
       ).toBe(undefined);
     });
 
-    it("revokes a retired key from its revocation's time, which defaults to the change's", async () => {
+    it("revokes a retired key from its revocation's time, by default the change's plus the clock margin", async () => {
       const store = await db.open();
       const first = serviceKey();
       await store.keyRing.register(first);
@@ -157,7 +160,7 @@ for (const engine of [sqlite, postgres]) {
       expect(outcome?.activated).toEqual([]);
       expect((await store.keyRing.list())[0]).toMatchObject<Partial<StoredRingKey>>({
         state: "revoked",
-        revokedAt: now,
+        revokedAt: new Date(now.getTime() + CLOCK_MARGIN_MS),
         revocationReason: "leaked",
       });
     });
