@@ -42,7 +42,7 @@ async function withRing<T>(fn: (ports: RotationPorts) => Promise<T>): Promise<T>
     const clock = store.clock ?? systemClock;
     const result = await fn({ repo: store.keyRing, atRest, clock, overlapMs });
     console.error(
-      `stampd: wrote to the ${target.description}; instances sign with the change within ${config.KEY_RING_REFRESH_SECONDS} s (KEY_RING_REFRESH_SECONDS)`,
+      `stampd: wrote to the ${target.description}; instances sign with a rotated-in key within ${config.KEY_RING_REFRESH_SECONDS} s (KEY_RING_REFRESH_SECONDS) and answer nothing signed by a revoked key from now on`,
     );
     return result;
   } finally {

@@ -132,7 +132,10 @@ export function registerKeys(program: Command): void {
     .command("revoke")
     .description("revoke an API key by its id (key_…), or with --kind a signing key of the key ring")
     .argument("<key-id>")
-    .option("--kind <kind>", "a key ring key: service, log or tsa (an active one is rotated away first)")
+    .option(
+      "--kind <kind>",
+      "a key ring key: service, log or tsa; in one transaction it is revoked in every role its key material holds, and an active one handed to a fresh key",
+    )
     .option("--reason <text>", "with --kind: why, published in GET /keys")
     .option("--at <date-time>", "with --kind: from when its signatures are not trusted (default: now)")
     .action(revoke);
