@@ -119,7 +119,9 @@ export function grpcBulk(engine: Engine): Promise<void> {
         runs,
       });
     } finally {
-      load.send("exit");
+      // A load generator that died (an UNAVAILABLE it does not catch) has no channel left: sending
+      // would throw, and the schema would not be dropped.
+      if (load.connected) load.send("exit");
     }
   });
 }
