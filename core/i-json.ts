@@ -64,12 +64,13 @@ export function findLoneSurrogate(text: string): string | undefined {
 }
 
 export class LoneSurrogateError extends Error {
-  readonly escape: string;
+  /** The escape as written, e.g. `\ud800`. */
+  readonly sequence: string;
 
-  constructor(escape: string) {
-    super(`lone surrogate ${escape} in a string (RFC 7493 section 2.1: strings must be valid Unicode)`);
+  constructor(sequence: string) {
+    super(`lone surrogate ${sequence} in a string (RFC 7493 section 2.1: strings must be valid Unicode)`);
     this.name = "LoneSurrogateError";
-    this.escape = escape;
+    this.sequence = sequence;
   }
 }
 

@@ -24,11 +24,11 @@ const rules: Record<string, (rest: string) => boolean> = {
 /** Why `uri` is not an acceptable content URI, or undefined when it is. */
 function contentUriProblem(uri: string): string | undefined {
   // Schemes are case-insensitive (RFC 3986 section 3.1), as the spec's pattern says.
-  const match = /^([A-Za-z0-9]+):\/\/(\S+)$/.exec(uri);
-  const scheme = match?.[1]!.toLowerCase();
-  const rule = scheme !== undefined && Object.hasOwn(rules, scheme) ? rules[scheme] : undefined;
-  if (!rule) return "must be an ipfs://, ar://, s3:// or https:// URI";
-  return rule(match![2]!) ? undefined : `is not a valid ${scheme}:// URI`;
+  const [, written, rest] = /^([A-Za-z0-9]+):\/\/(\S+)$/.exec(uri) ?? [];
+  const scheme = written?.toLowerCase() ?? "";
+  const rule = Object.hasOwn(rules, scheme) ? rules[scheme] : undefined;
+  if (!rule || rest === undefined) return "must be an ipfs://, ar://, s3:// or https:// URI";
+  return rule(rest) ? undefined : `is not a valid ${scheme}:// URI`;
 }
 
 /** One field error per unacceptable URI, at `path/<index>` (or `path` for a single URI). */
