@@ -9,8 +9,13 @@ interface Waiting<T> {
   reject(err: unknown): void;
 }
 
-/** Most rows in one transaction: bounds a transaction's size and how long a flush holds SQLite. */
-const MAX_GROUP_ROWS = 10_000;
+/**
+ * Most rows in one transaction: bounds a transaction's size, how long a flush holds SQLite, and
+ * how long one PostgreSQL insert takes, which must stay well inside STORE_TIMEOUT_MS (a 4,000-row
+ * group measured 1.6-2.2 s on a loaded machine, bench/README.md); a single larger write still
+ * goes alone, whole.
+ */
+const MAX_GROUP_ROWS = 2_000;
 
 /**
  * Group commit: writes that arrive together share one transaction, so one durable commit (one
