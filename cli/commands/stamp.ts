@@ -51,16 +51,18 @@ async function stampFiles(files: string[], flags: StampFlags): Promise<void> {
         identity_id: flags.identity,
       });
       upload?.end();
-      // Each answer is used, never asked for again: every request is charged to the rate limit.
-      const done = flags.wait
+      // What was read is used, not asked for again: every request is charged to the rate limit.
+      // The stamp waitFor read (GET) goes into the bundle as read; create's answer does not, as its
+      // stamp_json lists the members in another order than GET's, which `upgrade` compares as text.
+      const read = flags.wait
         ? await client.stamps.waitFor(stamp.stamp_id, {
             until: flags.wait,
             timeout: flags.timeout * 1000,
             stamp,
           })
-        : stamp;
-      if (saveAs) await saveBundle(client, done.stamp_id, saveAs[i]!, flags.url, done);
-      made.push(done);
+        : undefined;
+      if (saveAs) await saveBundle(client, stamp.stamp_id, saveAs[i]!, flags.url, read);
+      made.push(read ?? stamp);
     }
   } finally {
     // What was stamped before a failure is still reported (and saved).
