@@ -9,7 +9,8 @@ import { send } from "./wire.js";
 /** Operations of each path weight (2.0, 1.0, 0.5, 0.1) and one that needs a key (metered before the key check). */
 const PROBED: [OperationId, string][] = [
   ["getStamp", "/stamps/stp_00000000000000000000000000"],
-  ["getRoot", "/"],
+  // `/` is charged to the page budget since issue #36: /ws/stats stands for the default 1.0.
+  ["getWsStats", "/ws/stats"],
   ["getExplorerStats", "/explorer/api/stats"],
   ["listPresets", "/presets"],
   ["listVaults", "/vault/list"],
