@@ -100,7 +100,9 @@ function contentUriProblems(uris: unknown[]): string[] {
 }
 
 function schemeRuleHolds(uri: string): boolean {
-  const [, scheme, rest = ""] = /^([a-z0-9]+):\/\/(.*)$/s.exec(uri) ?? [];
+  // The scheme in either case (RFC 3986 section 3.1), as the spec's pattern takes it.
+  const [, written, rest = ""] = /^([A-Za-z0-9]+):\/\/(.*)$/s.exec(uri) ?? [];
+  const scheme = written?.toLowerCase();
   if (scheme === "ipfs") return CID.test(rest);
   if (scheme === "ar") return AR_TX.test(rest);
   if (scheme === "s3") return S3.test(rest);
