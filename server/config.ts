@@ -119,7 +119,11 @@ export const configSchema = z
     UPLOAD_SPOOL_DIR: z.string().min(1).optional(),
     // The free space an upload's spool must leave on its filesystem (by default the database's):
     // past it the upload answers 503 storage_full instead of filling the disk. 0 = no reserve.
-    UPLOAD_SPOOL_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(512 * 1024 * 1024),
+    UPLOAD_SPOOL_MIN_FREE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(512 * 1024 * 1024),
     // Connection limits against slow and greedy clients (docs/design.md "Limits"): the REST and
     // WebSocket listener (server/rest/http-server.ts), the gRPC listener (server/grpc/server.ts).
     MAX_HEADER_BYTES: positiveInt.min(1024).default(16 * 1024),
