@@ -89,7 +89,10 @@ describe("stampd stamp --hash-only under the bulk items budget", { timeout: TIME
       failed: 0,
     });
     expect(new Set(response.stamps.map((s: { id: string }) => s.id)).size).toBe(10_000);
-    expect(waitLines(run.err)).toEqual([]);
+    // Ten 1,000-item calls may outrun the tier's request burst on a fast machine: a short wait
+    // for it is printed, and nothing else is.
+    const lines = run.err.split("\n").filter(Boolean);
+    expect(lines).toEqual(waitLines(run.err));
   });
 
   it("an anonymous caller's 70 hashes: batches cut to its 60 items, the rest after the wait it is told", async () => {
