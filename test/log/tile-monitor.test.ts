@@ -1,3 +1,5 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LogForkError, LogMonitor } from "../../core/log-monitor.js";
@@ -26,17 +28,25 @@ const grow = async (running: typeof honest, entries: number) => {
   return stamps;
 };
 
+const dirs: string[] = [];
 beforeAll(async () => {
+  // The fork is a copy of the deployment taken while its log was empty: the same key ring (log key
+  // and at-rest key) under the same origin, growing apart from there on.
   const env = { LOG_ORIGIN: "log.stampd.test/fork" };
-  honest = await startProofService(env);
-  const keyFile = join(honest.svc.dataDir, "keys", "service-ed25519.pem");
-  forked = await startProofService({ ...env, SERVICE_SIGNING_KEY_FILE: keyFile });
+  const first = mkdtempSync(join(tmpdir(), "stampd-fork-"));
+  const copy = mkdtempSync(join(tmpdir(), "stampd-fork-"));
+  dirs.push(first, copy);
+  await (await startProofService({ ...env, DATA_DIR: first })).svc.close();
+  cpSync(first, copy, { recursive: true });
+  honest = await startProofService({ ...env, DATA_DIR: first });
+  forked = await startProofService({ ...env, DATA_DIR: copy });
   verifierKey = (await getJson<{ verifier_key: string }>(honest.svc, "/log")).verifier_key;
   expect((await getJson<{ verifier_key: string }>(forked.svc, "/log")).verifier_key).toBe(verifierKey);
 }, 60_000);
 afterAll(async () => {
   await honest?.svc.close();
   await forked?.svc.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("monitoring a tiled log", () => {
