@@ -1,5 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { DuplicateMemberError, LoneSurrogateError, parseIJson } from "../../core/i-json.js";
+import {
+  DuplicateMemberError,
+  findLoneSurrogate,
+  LoneSurrogateError,
+  parseIJson,
+} from "../../core/i-json.js";
 import {
   type ClientMessage,
   type ClientMessageType,
@@ -36,8 +41,11 @@ export function parseFrame(text: string): ParsedFrame {
     value = parseIJson(text);
   } catch (err) {
     // A repeated name could make this server and another reader of the frame see different values.
-    if (err instanceof DuplicateMemberError) return failure(undefined, "duplicate_member_name", err.message);
-    if (err instanceof LoneSurrogateError) return failure(undefined, "invalid_json", err.message);
+    if (err instanceof DuplicateMemberError) {
+      const id = err.pointer === "" && err.member === "id" ? undefined : idOfParsable(text);
+      return failure(id, "duplicate_member_name", err.message);
+    }
+    if (err instanceof LoneSurrogateError) return failure(idOfParsable(text), "invalid_json", err.message);
     return failure(undefined, "invalid_json", "the frame is not valid JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -75,7 +83,23 @@ function failure(
 }
 
 function validId(id: unknown): string | undefined {
-  return typeof id === "string" && id.length >= 1 && id.length <= 128 ? id : undefined;
+  return typeof id === "string" &&
+    id.length >= 1 &&
+    id.length <= 128 &&
+    !findLoneSurrogate(JSON.stringify(id))
+    ? id
+    : undefined;
+}
+
+/**
+ * The id of a frame JavaScript parses but I-JSON refuses (a repeated name elsewhere than `id`, a
+ * lone surrogate elsewhere than in it): the id is unambiguous, and the spec echoes a valid one.
+ */
+function idOfParsable(text: string): string | undefined {
+  const value: unknown = JSON.parse(text);
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? validId((value as Record<string, unknown>).id)
+    : undefined;
 }
 
 /** Where the violation is decides the code (docs/design.md, WebSocket). */

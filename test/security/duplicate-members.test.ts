@@ -73,8 +73,17 @@ describe("a stamp document naming created_at twice", () => {
     const client = await TestClient.connect(svc.baseUrl);
     try {
       client.send(`{"type":"ping","id":"p1","type":"ping"}`);
+      // Another name repeated: the id is unambiguous and echoed.
+      expect(await client.next()).toMatchObject({
+        type: "error",
+        id: "p1",
+        data: { code: "duplicate_member_name" },
+      });
+      // The id repeated: which one the client meant is unknown, so none is echoed.
+      client.send(`{"type":"ping","id":"p1","id":"p2"}`);
       const reply = await client.next();
       expect(reply).toMatchObject({ type: "error", data: { code: "duplicate_member_name" } });
+      expect(reply).not.toHaveProperty("id");
       // The connection stays usable.
       expect(await client.request({ type: "ping" })).toMatchObject({ type: "pong" });
     } finally {

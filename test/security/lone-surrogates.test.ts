@@ -80,7 +80,13 @@ describe("the service", () => {
     const client = await TestClient.connect(svc.baseUrl);
     try {
       client.send('{"type":"ping","id":"p1","data":{"x":"\\ud800"}}');
-      expect(await client.next()).toMatchObject({ type: "error", data: { code: "invalid_json" } });
+      // The frame had a valid id: the error carries it, so the client knows which request failed.
+      expect(await client.next()).toMatchObject({ type: "error", id: "p1", data: { code: "invalid_json" } });
+      // An id that is itself not valid Unicode is not echoed.
+      client.send('{"type":"ping","id":"\\udc00"}');
+      const reply = await client.next();
+      expect(reply).toMatchObject({ type: "error", data: { code: "invalid_json" } });
+      expect(reply).not.toHaveProperty("id");
     } finally {
       client.close();
     }

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import fc from "fast-check";
+import { findLoneSurrogate } from "../../../core/i-json.js";
 import { jcs } from "../../../core/jcs.js";
 import { clientMessageSchemas, subscriptionChannels } from "../../../gen/asyncapi/index.js";
 import { anyJson, anyText, type Rng } from "../random.js";
@@ -148,10 +149,12 @@ export class FrameMaker {
         // I-JSON (RFC 7493): a name given twice, the copy first, so first- and last-wins readers differ.
         const name = rng.pick(Object.keys(message));
         const text = JSON.stringify(message);
+        // The id is echoed when it is not the name repeated: only then is it unambiguous.
+        const id = name === "id" ? undefined : validId(message.id);
         return {
           data: `{${JSON.stringify(name)}:${JSON.stringify(rng.draw(anyJson))},${text.slice(1)}`,
           mutation: "a member named twice",
-          expect: { kind: "reply", types: ["error"], codes: ["duplicate_member_name"] },
+          expect: { kind: "reply", id, types: ["error"], codes: ["duplicate_member_name"] },
         };
       }
       case 5:
@@ -187,15 +190,14 @@ export class FrameMaker {
   /** The spec's answer to a frame holding a JSON object: read as the spec says the server reads it. */
   private judge(data: string, mutation: string, authenticated: boolean): Frame {
     const parsed = JSON.parse(data) as Json;
-    const id =
-      typeof parsed.id === "string" && parsed.id.length >= 1 && parsed.id.length <= 128
-        ? parsed.id
-        : undefined;
+    const id = validId(parsed.id);
     const reply = (types: string[], codes: string[]): Frame => ({
       data,
       mutation,
       expect: { kind: "reply", id, types, codes },
     });
+    // I-JSON strings are valid Unicode (RFC 7493 section 2.1): the spec's invalid_json.
+    if (findLoneSurrogate(data)) return reply(["error"], ["invalid_json"]);
     if (typeof parsed.type !== "string") return reply(["error"], ["invalid_message"]);
     const known = Object.hasOwn(replies, parsed.type);
     // "A client message may nest objects and arrays at most 64 levels deep" (which check comes first is open).
@@ -265,4 +267,14 @@ function depth(value: unknown): number {
     for (const child of Object.values(node)) pending.push([child, level + 1]);
   }
   return deepest;
+}
+
+/** A request id the spec echoes: a string of 1 to 128 characters, valid Unicode. */
+function validId(id: unknown): string | undefined {
+  return typeof id === "string" &&
+    id.length >= 1 &&
+    id.length <= 128 &&
+    !findLoneSurrogate(JSON.stringify(id))
+    ? id
+    : undefined;
 }
