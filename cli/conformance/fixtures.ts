@@ -88,17 +88,14 @@ abstract class Signing {
     return this.receipt(formatDecimal(amount));
   }
 
-  /** A fee receipt for any `amount` (the REST fuzzer's), in the target's currency, to its recipient. */
-  async receipt(amount: string): Promise<string> {
+  /**
+   * A fee receipt for any `amount` (the REST fuzzer's), in the target's currency, to its recipient,
+   * issued now or at `issuedAt` (the fuzzer's receipts from the future and from long ago).
+   */
+  async receipt(amount: string, issuedAt = new Date()): Promise<string> {
     if (!this.issuer) throw new NotRun("needs --fee-issuer-key to sign fee receipts");
     const { currency, fee_recipient: recipient } = await this.fees();
-    return issueReceipt(this.issuer, {
-      amount,
-      currency,
-      recipient,
-      issuedAt: new Date(),
-      expiresInSeconds: 3600,
-    });
+    return issueReceipt(this.issuer, { amount, currency, recipient, issuedAt, expiresInSeconds: 3600 });
   }
 
   async retrieveProof(

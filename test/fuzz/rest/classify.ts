@@ -1,6 +1,7 @@
 import zlib from "node:zlib";
 import type { ValidateFunction } from "ajv";
 import type { OperationModel, SpecModel } from "../../../cli/conformance/spec-model.js";
+import { findLoneSurrogate } from "../../../core/i-json.js";
 import type { Part } from "../../helpers/multipart.js";
 import type { RequestParts, Verdict } from "./request.js";
 import { type ServerState, semanticProblems } from "./semantics.js";
@@ -126,6 +127,9 @@ export class Classifier {
     if (bytes.length > limit) return [`too large: a ${bytes.length}-byte JSON body`];
     const value = parseJson(bytes);
     if (value === undefined) return ["the body is not UTF-8 JSON"];
+    // I-JSON (RFC 7493 section 2.1), the spec's invalid_json: strings are valid Unicode.
+    const lone = findLoneSurrogate(bytes.toString("utf8"));
+    if (lone) return [`a string holds the lone surrogate ${lone}`];
     if (!jsonBody.check(value)) return [`the body breaks its schema: ${describeErrors(jsonBody.check)}`];
     return [];
   }

@@ -1,5 +1,6 @@
 import { LiveFixtures } from "../../../cli/conformance/fixtures.js";
 import { createClient, type Schemas } from "../../../sdk/src/index.js";
+import type { Signer } from "../../../server/keys/ed25519.js";
 import { createLogger } from "../../../server/logger.js";
 import { devIssuer } from "../../../server/vault/fees/dev-issuer.js";
 import { issueKey } from "../../helpers/keys.js";
@@ -32,6 +33,23 @@ const AMOUNTS = [
   "1000000.00",
   "0000000000000000.5",
 ];
+/**
+ * Receipts the trusted issuer signed that the server must still refuse with a 4xx (issue #35):
+ * issued a day in the future, issued long before FEE_RECEIPT_MAX_AGE_SECONDS, and a payload naming
+ * `amount` twice (a reader keeping the first member would see a generous amount, JSON.parse the
+ * last). Mixed into the pool, they reach every operation that takes a receipt.
+ */
+async function hostileReceipts(live: LiveFixtures, issuer: Signer): Promise<string[]> {
+  const day = 86_400_000;
+  const fromTheFuture = await live.receipt("1000000.00", new Date(Date.now() + day));
+  const ancient = await live.receipt("1000000.00", new Date(Date.now() - 400 * day));
+  const [, payload] = (await live.receipt("0.01")).split(".");
+  const text = Buffer.from(payload!, "base64url").toString("utf8");
+  const repeated = Buffer.from(`{"amount":"1000000.00",${text.slice(1)}`);
+  const signature = Buffer.from(issuer.sign(repeated), "hex").toString("base64url");
+  return [fromTheFuture, ancient, `rcpt1.${repeated.toString("base64url")}.${signature}`];
+}
+
 /** Requests at once in each burst on one vault (contention.ts). */
 export const BURST = 12;
 
@@ -102,9 +120,12 @@ export async function makeFixtures(svc: RunningService): Promise<FuzzFixtures> {
     fingerprints: [await live.fingerprint()],
     identityIds: [await live.identityId(), await otherLive.identityId()],
     vaultIds: [...vaultIds, ...released, ...strangers],
-    receipts: await Promise.all(
-      Array.from({ length: RECEIPTS }, (_, i) => live.receipt(AMOUNTS[i % AMOUNTS.length]!)),
-    ),
+    receipts: [
+      ...(await Promise.all(
+        Array.from({ length: RECEIPTS }, (_, i) => live.receipt(AMOUNTS[i % AMOUNTS.length]!)),
+      )),
+      ...(await hostileReceipts(live, issuer)),
+    ],
     retrieveProofs,
     burst: {
       receipts: await Promise.all(Array.from({ length: 3 * BURST }, () => live.receipt("1000000.00"))),

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { findDuplicateMember } from "../../../core/i-json.js";
 import type { OperationId } from "../../../server/contract/openapi.js";
 
 type Json = Record<string, unknown>;
@@ -33,6 +34,8 @@ const rules: Partial<Record<OperationId, (input: Input) => string[]>> = {
   // fuzzer's fixtures make has one (and an unknown vault is refused anyway).
   retrieveVaultKey: ({ body }) => (body.signed_at === undefined ? ["signed_at is missing"] : []),
   addVaultMirror: ({ body }) => contentUriProblems([body.uri]),
+  heartbeatVault: ({ body }) => receiptProblems(body.fee_receipt),
+  batchHeartbeat: ({ body }) => receiptProblems(body.fee_receipt),
   // "Both must be within the log's current size (400 otherwise)."
   getLogInclusion: ({ query, state }) =>
     Number(query.index) < Number(query.tree_size) && Number(query.tree_size) <= state.logSize
@@ -60,6 +63,28 @@ const rules: Partial<Record<OperationId, (input: Input) => string[]>> = {
   // `length` or `hash` does not match its `scale` and `values` ... answer 400".
   compareFingerprints: ({ body }) => [body.fingerprint1, body.fingerprint2].flatMap(shadowsProblems),
 };
+
+/**
+ * FeeReceipt: "The payload is read as I-JSON: a member named twice makes the receipt invalid",
+ * `issued_at` at most FEE_RECEIPT_MAX_AGE_SECONDS (30 days) ago and at most
+ * FEE_RECEIPT_CLOCK_SKEW_SECONDS (300) ahead. The other checks need the server's keys and fees.
+ */
+function receiptProblems(receipt: unknown): string[] {
+  const payload = typeof receipt === "string" ? receipt.split(".")[1] : undefined;
+  if (payload === undefined) return [];
+  const text = Buffer.from(payload, "base64url").toString("utf8");
+  let issuedAt: unknown;
+  try {
+    issuedAt = (JSON.parse(text) as { issued_at?: unknown }).issued_at;
+  } catch {
+    return []; // not a payload at all: its signature fails, which the server alone can tell
+  }
+  if (findDuplicateMember(text)) return ["the fee receipt's payload names a member twice"];
+  const issued = typeof issuedAt === "string" ? Date.parse(issuedAt) : Number.NaN;
+  if (issued > Date.now() + 300_000) return ["the fee receipt was issued in the future"];
+  if (issued < Date.now() - 30 * 86_400_000) return ["the fee receipt was issued over 30 days ago"];
+  return [];
+}
 
 function metadataProblems(metadata: unknown): string[] {
   if (metadata === undefined) return [];
