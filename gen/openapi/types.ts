@@ -209,9 +209,16 @@ export interface paths {
         get: operations["searchStamps"];
         put?: never;
         /**
-         * Stamp a document
+         * Stamp a document or its hash
          * @description Hashes the uploaded document with SHA3-256 and creates a stamp. Only the hash is stored,
          *     never the content.
+         *
+         *     A JSON body `{"hash": "<algorithm>:<hex digest>"}` instead of the form stamps a hash the
+         *     caller computed (`sha3-256`, `sha256` or `blake3`), without sending the document: the
+         *     landing page stamps a file hashed in the browser this way. The other fields are then
+         *     query parameters (`anchors`, `trust_threshold`, `version`, `identity_id`); `preset` and
+         *     `generate_fp` concern an uploaded document and answer 400 `validation_failed` with a JSON
+         *     body. The stamp has no fingerprint (`has_fingerprint: false`), as a hash stamped over gRPC.
          *
          *     Field resolution: an explicit field (form or query; the query parameter wins when both are
          *     given) overrides the preset, and the preset overrides the defaults. Without a preset the
@@ -1607,6 +1614,10 @@ export interface components {
             generate_fp?: boolean;
             /** @description Sign the stamp with this identity of the caller's account (needs a key). */
             identity_id?: components["schemas"]["IdentityId"];
+        };
+        /** @description JSON body of `POST /stamps`: the hash of a document the caller hashed itself; the document is never sent. Its other choices are query parameters. */
+        StampHashRequest: {
+            hash: components["schemas"]["ContentHash"];
         };
         /**
          * @description A stamp. `stamp_json` is the signed, self-contained stamp document; the other fields are
@@ -3346,6 +3357,12 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["CreateStampForm"];
+                /**
+                 * @example {
+                 *       "hash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StampHashRequest"];
             };
         };
         responses: {

@@ -6,6 +6,7 @@ import {
   createFingerprintBody0,
   hashFileBody0,
   createStampBody0,
+  createStampBody1,
   verifyStampJsonBody0,
   verifyStampJsonBody1,
   compareFingerprintsBody0,
@@ -250,7 +251,7 @@ export const requestValidators: Record<keyof operations, OperationRequest> = {
     reservedAllowed: ["anchors"],
     emptyAllowed: [],
     booleans: ["generate_fp"],
-    bodies: { "multipart/form-data": createStampBody0 },
+    bodies: { "multipart/form-data": createStampBody0, "application/json": createStampBody1 },
     bodyOptional: false,
   },
   verifyStampJson: {

@@ -1,9 +1,13 @@
 import { formatContentHash, parseContentHashText } from "../../../core/content-hash.js";
+import type { components } from "../../../gen/openapi/types.js";
 import { publicBaseUrl } from "../../config.js";
 import type { AppContext } from "../../context.js";
+import { invalid } from "../../errors.js";
+import { contentHashArgument } from "../../hashing/content-hash-argument.js";
 import type { PresetName } from "../../presets/presets.js";
 import { DEFAULT_SEARCH_LIMIT, type HashSearch, type StampSearch } from "../../stamps/stamp-search.js";
 import {
+  type HashStampRequest,
   type StampService,
   type UploadDigest,
   type UploadReadSettings,
@@ -11,10 +15,12 @@ import {
 } from "../../stamps/stamp-service.js";
 import { parseAnchorList, type StampChoices } from "../../stamps/stamp-settings.js";
 import type { StampView } from "../../stamps/stamp-view.js";
-import { receiveUpload, type UploadOperation, uploadLimits } from "../uploads/uploads.js";
+import { type FormFields, receiveUpload, type UploadOperation, uploadLimits } from "../uploads/uploads.js";
 import { toStampResponse } from "../views/stamp-response.js";
 import type { Handlers } from "./handler.js";
 import { sendJson } from "./handler.js";
+
+type StampHashRequest = components["schemas"]["StampHashRequest"];
 
 /** POST /stamps, GET /stamps?hash= and GET /stamps/{stamp_id}. */
 export function stampHandlers(ctx: AppContext, stamps: StampService, search: StampSearch): Handlers {
@@ -22,7 +28,9 @@ export function stampHandlers(ctx: AppContext, stamps: StampService, search: Sta
   return {
     createStamp: async (req, res) => {
       const accountId = req.principal.accountId;
-      const view = await receiveUpload(req, uploadLimits(ctx.config, true), stampUpload(stamps, accountId));
+      const view = req.is("application/json")
+        ? await stamps.createFromHash(hashStamp(req.body as StampHashRequest, req.query, accountId))
+        : await receiveUpload(req, uploadLimits(ctx.config, true), stampUpload(stamps, accountId));
       res.setHeader("Location", `/stamps/${view.stamp.id}`);
       sendJson(res, "createStamp", 201, toStampResponse(view, baseUrl));
     },
@@ -80,6 +88,35 @@ function stampUpload(
         identityId: fields.identity_id,
         ...choicesOf(fields),
       }),
+  };
+}
+
+/**
+ * POST /stamps with a JSON body: a stamp of the hash the caller computed (the landing page's, made
+ * in the browser), the document never sent. The other choices come from the query as for a form;
+ * `preset` and `generate_fp` are refused rather than half applied, since a preset may ask for a
+ * fingerprint and there is no document to fingerprint.
+ */
+function hashStamp(
+  body: StampHashRequest,
+  query: Record<string, unknown>,
+  accountId: string | null,
+): HashStampRequest {
+  const fields: FormFields = {};
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) fields[name] = String(value);
+  const misplaced = ["preset", "generate_fp"].filter((name) => fields[name] !== undefined);
+  if (misplaced.length > 0) {
+    const message = "applies to an uploaded document; a JSON body stamps a hash alone";
+    throw invalid(
+      `${misplaced.join(" and ")}: ${message}`,
+      misplaced.map((name) => ({ path: `/query/${name}`, message })),
+    );
+  }
+  return {
+    accountId,
+    identityId: fields.identity_id,
+    contentHash: contentHashArgument(body.hash, "hash"),
+    ...choicesOf(fields),
   };
 }
 
