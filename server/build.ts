@@ -87,7 +87,10 @@ export interface AssembledService {
   ctx: AppContext;
   /** The REST (and WebSocket) server, not yet listening unless given as `options.http`. */
   http: http.Server;
-  /** The gRPC server (HTTP/2 cleartext), not yet listening unless given as `options.grpc`. */
+  /**
+   * The gRPC server (HTTP/2 cleartext), not yet listening unless given as `options.grpc`; its
+   * services' Connect and gRPC-Web calls are answered on `http` too.
+   */
   grpc: GrpcServer;
   /** The WebSocket endpoint `/ws` on `http`; shutdown closes its connections with 1001. */
   ws: WsServer;
@@ -159,9 +162,6 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     ...proofHandlers(proofs.service),
     ...pageHandlers(ctx, { stamps: stamps.service, explorer: vault.explorer, ws }),
   };
-  const app = createRestApp(ctx, handlers);
-  const server = options.http ? handOver(options.http, app) : createHttpServer(config, app);
-  server.on("upgrade", ws.handleUpgrade);
   const grpc = createGrpcServer({
     logger,
     readiness,
@@ -170,7 +170,14 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     observers: [metricsInterceptor(metrics)],
     limits: grpcLimits(config),
     listener: options.grpc,
+    corsOrigins: config.CORS_ORIGINS,
   });
+  const rest = createRestApp(ctx, handlers);
+  // The REST port also answers the svc.v1 calls over HTTP/1.1 (Connect, gRPC-Web: docs/grpc.md),
+  // which browsers and curl speak; every other path is REST's.
+  const app: http.RequestListener = (req, res) => grpc.http1(req, res, () => rest(req, res));
+  const server = options.http ? handOver(options.http, app) : createHttpServer(config, app);
+  server.on("upgrade", ws.handleUpgrade);
   // Vaults that fell due while the service was down expire (once) before it answers anyone.
   await vault.scheduler.tick();
   vault.scheduler.start();

@@ -31,20 +31,27 @@ export function toConnectError(err: unknown, logger: Logger): ConnectError {
 
 /** A domain error's status; an `unavailable` one carries its wait as a pushback, as a 429 does. */
 function fromServiceError(err: ServiceError): ConnectError {
-  const pushback =
-    err.code === "unavailable"
-      ? { "grpc-retry-pushback-ms": String((err.retryAfter ?? 1) * 1000) }
-      : undefined;
+  const pushback = err.code === "unavailable" ? waitMetadata(err.retryAfter ?? 1) : undefined;
   return new ConnectError(err.message, grpcCode[err.code], pushback);
 }
 
 /**
- * RESOURCE_EXHAUSTED with the wait in the message and in `grpc-retry-pushback-ms`, the trailer gRPC
- * clients with a retry policy honour (gRPC proposal A6), the counterpart of REST's Retry-After.
- * `message` is the request budget's refusal unless given (the bulk items budget words its own).
+ * A wait of `seconds` as `grpc-retry-pushback-ms`, the trailer gRPC clients with a retry policy
+ * honour (gRPC proposal A6), and as `retry-after` in whole seconds, the header an HTTP client reads
+ * on a Connect call's 429 or 503 (Connect sends an error's metadata as response headers).
+ */
+function waitMetadata(seconds: number): Record<string, string> {
+  return {
+    "grpc-retry-pushback-ms": String(Math.ceil(seconds * 1000)),
+    "retry-after": String(Math.ceil(seconds)),
+  };
+}
+
+/**
+ * RESOURCE_EXHAUSTED with the wait in the message and in its metadata (`waitMetadata`), the
+ * counterpart of REST's Retry-After. `message` is the request budget's refusal unless given (the
+ * bulk items budget words its own).
  */
 export function rateLimited(d: Decision, message = refusalMessage(d)): ConnectError {
-  return new ConnectError(message, Code.ResourceExhausted, {
-    "grpc-retry-pushback-ms": String(Math.ceil(d.retryAfter * 1000)),
-  });
+  return new ConnectError(message, Code.ResourceExhausted, waitMetadata(d.retryAfter));
 }

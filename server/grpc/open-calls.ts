@@ -1,3 +1,4 @@
+import type http from "node:http";
 import type http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ClientAddresses } from "../auth/client-address.js";
@@ -9,8 +10,8 @@ export type OpenCallSettings = Pick<
 >;
 
 /**
- * Counts the calls each client address has open on the gRPC listener, over all its connections,
- * and refuses one more than `GRPC_MAX_CALLS_PER_CLIENT`. Each open call holds some 50 KiB
+ * Counts the calls each client address has open, over all its connections to the gRPC listener
+ * and its Connect and gRPC-Web calls on the REST listener (grpc/http1-handler.ts), and refuses one more than `GRPC_MAX_CALLS_PER_CLIENT`. Each open call holds some 50 KiB
  * (HTTP/2 stream, Connect's handler) whether or not it sends anything: one address held 10,000
  * silent StreamStamps calls over 100 connections, RSS 98 -> 619 MB (issue #35 item 4). The client
  * is found as the rate limiter finds it (forwarding metadata believed from trusted proxies only),
@@ -28,7 +29,10 @@ export class OpenCalls {
    * Counts the call until its response closes, or returns the RESOURCE_EXHAUSTED it is to end
    * with when its client has as many open as allowed.
    */
-  enter(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): ConnectError | undefined {
+  enter(
+    req: http.IncomingMessage | http2.Http2ServerRequest,
+    res: http.ServerResponse | http2.Http2ServerResponse,
+  ): ConnectError | undefined {
     const client = this.addresses.clientKey({
       forwardedFor: header(req, "x-forwarded-for"),
       realIp: header(req, "x-real-ip"),
@@ -52,7 +56,7 @@ export class OpenCalls {
   }
 }
 
-function header(req: http2.Http2ServerRequest, name: string): string | undefined {
+function header(req: http.IncomingMessage | http2.Http2ServerRequest, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(",") : value;
 }

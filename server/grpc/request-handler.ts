@@ -1,8 +1,10 @@
+import type http from "node:http";
 import type http2 from "node:http2";
 import {
   Code,
   ConnectError,
   type ConnectRouter,
+  type ConnectRouterOptions,
   type ContextValues,
   createConnectRouter,
   type Interceptor,
@@ -46,16 +48,10 @@ export interface RequestHandlerOptions {
  */
 export function grpcRequestHandler(options: RequestHandlerOptions): Handler {
   const { interceptors, shutdownSignal, readMaxBytes } = options;
-  // connectNodeAdapter's default: gzip and brotli, for requests and responses.
-  const acceptCompression = [compressionGzip, compressionBrotli];
-  const router = createConnectRouter({ interceptors, shutdownSignal, readMaxBytes, acceptCompression });
-  const unary: UnaryImpl[] = [];
-  for (const spec of options.services) {
-    for (const m of Object.values(spec.methods)) {
-      router.rpc(m.method as never, m.impl as never);
-      if (m.kind === "unary") unary.push(m as UnaryImpl);
-    }
-  }
+  const router = serviceRouter(options.services, { interceptors, shutdownSignal, readMaxBytes });
+  const unary = options.services.flatMap((spec) =>
+    Object.values(spec.methods).filter((m) => m.kind === "unary"),
+  ) as UnaryImpl[];
   options.routes(router);
   const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
   const direct = new Map(unary.map((u) => [`/${u.method.parent.typeName}/${u.method.name}`, u]));
@@ -63,7 +59,7 @@ export function grpcRequestHandler(options: RequestHandlerOptions): Handler {
   const directOptions: DirectUnaryOptions = {
     interceptors,
     readMaxBytes,
-    acceptCompression,
+    acceptCompression: ACCEPT_COMPRESSION,
     shutdownSignal,
     idleMs,
   };
@@ -90,17 +86,38 @@ export function grpcRequestHandler(options: RequestHandlerOptions): Handler {
   };
 }
 
+// connectNodeAdapter's default: gzip and brotli, for requests and responses.
+const ACCEPT_COMPRESSION = [compressionGzip, compressionBrotli];
+
+/**
+ * A Connect router serving every method of `services`, with the settings every listener shares
+ * (the gRPC port's and the REST port's, grpc/http1-handler.ts); `settings` may turn protocols off.
+ */
+export function serviceRouter(
+  services: ServiceImplSpec[],
+  settings: Pick<
+    ConnectRouterOptions,
+    "interceptors" | "shutdownSignal" | "readMaxBytes" | "grpc" | "grpcWeb" | "connect"
+  >,
+): ConnectRouter {
+  const router = createConnectRouter({ ...settings, acceptCompression: ACCEPT_COMPRESSION });
+  for (const spec of services) {
+    for (const m of Object.values(spec.methods)) router.rpc(m.method as never, m.impl as never);
+  }
+  return router;
+}
+
 /** One call through Connect, as connectNodeAdapter serves it; `body` replaces reading the request. */
-function serveWithConnect(
+export function serveWithConnect(
   handler: UniversalHandler,
-  req: http2.Http2ServerRequest,
-  res: http2.Http2ServerResponse,
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  res: http.ServerResponse | http2.Http2ServerResponse,
   values: ContextValues,
   body: AsyncIterable<Uint8Array>,
 ): void {
-  const uReq = universalRequestFromNodeRequest(req, res, body as never, values);
+  const uReq = universalRequestFromNodeRequest(req, res as never, body as never, values);
   handler(uReq)
-    .then((uRes) => universalResponseToNodeResponse(uRes, res))
+    .then((uRes) => universalResponseToNodeResponse(uRes, res as never))
     .catch((reason) => {
       if (ConnectError.from(reason).code === Code.Aborted) return;
       console.error(`handler for rpc ${handler.method.name} of ${handler.service.typeName} failed`, reason);

@@ -8,6 +8,7 @@ import type { Logger } from "../logger.js";
 import { peerAddressKey } from "./context-keys.js";
 import { errorInterceptor } from "./error-interceptor.js";
 import { healthRoutes } from "./health-service.js";
+import { type Http1Handler, http1RequestHandler } from "./http1-handler.js";
 import type { GrpcLimits } from "./limits.js";
 import { GrpcListener } from "./listener.js";
 import { OpenCalls } from "./open-calls.js";
@@ -26,14 +27,23 @@ export interface GrpcOptions {
   limits: GrpcLimits;
   /** A listener already answering as starting (main.ts); without one a new one is made. */
   listener?: GrpcListener;
+  /** CORS_ORIGINS: the origins whose pages may call the services over HTTP/1.1 (`http1`). */
+  corsOrigins: string[];
 }
 
 /** What the rest of the service uses of the listener: its socket and its graceful shutdown. */
-export type GrpcServer = Pick<GrpcListener, "server" | "shutdown">;
+export interface GrpcServer extends Pick<GrpcListener, "server" | "shutdown"> {
+  /**
+   * The application services' Connect and gRPC-Web calls over HTTP/1.1, for the REST listener
+   * (http1-handler.ts), sharing this listener's interceptors, per-client call bound and shutdown.
+   */
+  http1: Http1Handler;
+}
 
 /**
  * gRPC (and gRPC-Web and Connect) over HTTP/2 cleartext, with health and reflection, handed to
- * `options.listener` when main.ts already listens with one answering as starting.
+ * `options.listener` when main.ts already listens with one answering as starting; and the same
+ * application services over HTTP/1.1 (Connect and gRPC-Web) for the REST listener to serve.
  */
 export function createGrpcServer(options: GrpcOptions): GrpcServer {
   const { readiness, limits } = options;
@@ -43,23 +53,29 @@ export function createGrpcServer(options: GrpcOptions): GrpcServer {
     file_grpc_health_v1_health,
     file_grpc_reflection_v1_reflection,
   ];
-  const handler = grpcRequestHandler({
-    services: options.services.map((s) => s.spec),
-    routes(router) {
-      healthRoutes(readiness)(router);
-      reflectionRoutes(files)(router);
-    },
+  const services = options.services.map((s) => s.spec);
+  const shared = {
     interceptors: [
       ...(options.observers ?? []),
       errorInterceptor(options.logger),
       ...(options.interceptors ?? []),
     ],
-    contextValues: (req) => createContextValues().set(peerAddressKey, req.socket.remoteAddress ?? ""),
+    contextValues: (req: { socket: { remoteAddress?: string } }) =>
+      createContextValues().set(peerAddressKey, req.socket.remoteAddress ?? ""),
     shutdownSignal: listener.shutdownSignal,
     readMaxBytes: limits.maxMessageBytes,
     openCalls: new OpenCalls(limits.callsPerClient),
     callIdleTimeoutMs: limits.callIdleTimeoutMs,
+  };
+  const handler = grpcRequestHandler({
+    ...shared,
+    services,
+    routes(router) {
+      healthRoutes(readiness)(router);
+      reflectionRoutes(files)(router);
+    },
   });
   listener.handOver(handler);
-  return listener;
+  const http1 = http1RequestHandler({ ...shared, services, corsOrigins: options.corsOrigins });
+  return { server: listener.server, shutdown: (graceMs) => listener.shutdown(graceMs), http1 };
 }
