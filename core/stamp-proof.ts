@@ -12,14 +12,14 @@ export type StampProof = components["schemas"]["StampProof"];
 
 export interface VerifyProofOptions {
   /** Service keys (`ed25519:<hex>`) whose batch signatures to accept; absent: the proof's key is taken as given. */
-  trustedServiceKeys?: readonly string[];
+  trustedServiceKeys?: readonly string[] | undefined;
   /** Log verifier keys (`GET /log` `verifier_key`); absent: the log inclusion is not checked. */
-  trustedLogKeys?: readonly string[];
+  trustedLogKeys?: readonly string[] | undefined;
   /**
    * The deployment's key ring (`GET /keys`): the batch key must be a service key of the ring at the
    * batch's `sealed_at`, and, without `trustedLogKeys`, the ring's log keys check the log inclusion.
    */
-  keyRing?: readonly RingKey[];
+  keyRing?: readonly RingKey[] | undefined;
 }
 
 /** The outcome of each check of a stamp proof. */

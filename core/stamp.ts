@@ -10,18 +10,18 @@ import type { AnchorState, StampDocument, VerifyResult } from "./types.js";
 
 export interface VerifyStampOptions {
   /** The original document; its hash is compared with the stamp's (`details.content_hash`). */
-  document?: Uint8Array | Blob;
+  document?: Uint8Array | Blob | undefined;
   /**
    * Service keys (`ed25519:<hex>`) to accept, e.g. from the deployment's documentation. Without
    * them the embedded `service_public_key` is taken as given: the stamp is then only shown to be
    * intact and consistently signed, not to come from a particular service.
    */
-  trustedServiceKeys?: string[];
+  trustedServiceKeys?: string[] | undefined;
   /**
    * Anchor states as the service reports them (`anchors` of GET /stamps/{id}). Offline they are
    * unknown, so by default each requested anchor counts as `pending`, as it did at creation.
    */
-  anchors?: AnchorState[];
+  anchors?: AnchorState[] | undefined;
   /**
    * The stamp's proof (`GET /stamps/{id}/proof`): checked offline (verifyStampProof), it decides the
    * anchor states instead of `anchors`, and whether the stamp is sealed in a signed batch
@@ -29,15 +29,15 @@ export interface VerifyStampOptions {
    * `log` anchor; a proof that does not hold makes every anchor `failed`. Without a proof neither
    * is known offline, so the trust score counts the signatures and the given anchors only.
    */
-  proof?: StampProof;
+  proof?: StampProof | undefined;
   /** Log verifier keys (`GET /log` `verifier_key`) for `proof`. */
-  trustedLogKeys?: string[];
+  trustedLogKeys?: string[] | undefined;
   /**
    * The deployment's key ring (`GET /keys`, or that document saved to a file) as trust anchors:
    * the service key must be the deployment's at the stamp's `created_at` (a rotation keeps older
    * stamps valid; a revoked key's later stamps fail), and so must a proof's batch and log keys.
    */
-  keyRing?: readonly RingKey[];
+  keyRing?: readonly RingKey[] | undefined;
 }
 
 /**

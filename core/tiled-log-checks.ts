@@ -54,7 +54,7 @@ export interface TiledStampOptions {
   /** The log's verifier keys (`GET /log` `verifier_key`, pinned). */
   trustedLogKeys: readonly string[];
   /** Service keys whose batch signatures to accept; absent: the proof's key is taken as given. */
-  trustedServiceKeys?: readonly string[];
+  trustedServiceKeys?: readonly string[] | undefined;
 }
 
 /**

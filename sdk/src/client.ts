@@ -25,26 +25,26 @@ export interface ClientOptions {
   /** The REST address, e.g. `http://localhost:8080`. */
   baseUrl: string;
   /** An API key (`svc_live_…` or `svc_test_…`), sent as `Authorization: Bearer` everywhere. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The gRPC address, e.g. `http://localhost:50051`; needed for `client.grpc` unless `grpcTransport` is given. */
-  grpcUrl?: string;
+  grpcUrl?: string | undefined;
   /** A Connect transport for `client.grpc` (browsers: a gRPC-web transport). */
-  grpcTransport?: Transport;
+  grpcTransport?: Transport | undefined;
   /** The WebSocket endpoint; default `baseUrl` with ws(s): and the path `/ws`. */
-  wsUrl?: string;
+  wsUrl?: string | undefined;
   /**
    * The WebSocket class of `client.ws()` and `stamps.waitFor()` (default the global one). On
    * Node 20, which has none, pass `WebSocket` from the `ws` package; without one, `waitFor` polls.
    */
-  WebSocket?: WebSocketConstructor;
+  WebSocket?: WebSocketConstructor | undefined;
   /**
    * The fetch to use (default the global one): tests and proxies inject theirs here. On Node an
    * upload's request has `redirect: "error"`, which keeps Node's fetch from holding a copy of the
    * whole body: a fetch that makes a request anew must keep it.
    */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /** Retries of a failed REST call, and of a unary gRPC call refused with pushback (default 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * Called before each wait between two attempts of a REST or unary gRPC call, with the answer
    * retried and the wait: a program can tell its user that a rate limit is being waited out
@@ -53,11 +53,11 @@ export interface ClientOptions {
    * @example
    * createClient({ baseUrl, onRetry: ({ error, delayMs }) => console.error(`${error.message}: retrying in ${delayMs} ms`) });
    */
-  onRetry?: RetryListener;
+  onRetry?: RetryListener | undefined;
   /** Milliseconds per REST attempt (default 60000). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Headers sent with every REST request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** Options of `client.ws()`: those of `StampdSocket` without the address and key the client knows. */

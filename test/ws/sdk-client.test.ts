@@ -1,8 +1,10 @@
 // The SDK's typed WebSocket client against a real service: subscriptions as async iterables,
 // request/response helpers, the bounded queue, and reconnection with re-subscription.
+import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
+import { createClient } from "../../sdk/src/client.js";
 import { type ReconnectInfo, StampdSocket } from "../../sdk/src/ws/client.js";
 import { WsConnectionError, WsQueueFullError, WsRequestError } from "../../sdk/src/ws/errors.js";
 import { issueKey } from "../helpers/keys.js";
@@ -62,10 +64,15 @@ describe("the SDK WebSocket client", () => {
     expect(await client.closed).toEqual({ code: 1000, reason: "client closed" });
   });
 
-  it("sends the API key as a query parameter or a header", async () => {
+  it("sends the API key in a header by default on Node, in the query when asked", async () => {
     const svc = await start();
     const { key, accountId } = await issueKey(svc);
-    for (const sendKeyAs of ["query", "header"] as const) {
+    // What reached the server's upgrade: the URL a proxy would log, and the Authorization header.
+    const upgrades: { url: string | undefined; authorization: string | undefined }[] = [];
+    svc.service.http.prependListener("upgrade", (req: IncomingMessage) =>
+      upgrades.push({ url: req.url, authorization: req.headers.authorization }),
+    );
+    for (const sendKeyAs of [undefined, "query", "header"] as const) {
       const client = connect(svc, { apiKey: key, sendKeyAs });
       await client.subscribe("user_vaults");
       const events = client.events("vault_released");
@@ -73,6 +80,31 @@ describe("the SDK WebSocket client", () => {
       expect((await events.next()).value?.data.vaultId).toBe(ids.vaultA);
       client.close();
     }
+    const bearer = `Bearer ${key}`;
+    expect(upgrades).toEqual([
+      { url: "/ws", authorization: bearer },
+      { url: `/ws?api_key=${key}`, authorization: undefined },
+      { url: "/ws", authorization: bearer },
+    ]);
+  });
+
+  it("keeps the key out of the URL of the client's own sockets (client.ws, stamps.waitFor)", async () => {
+    const svc = await start();
+    const { key } = await issueKey(svc);
+    const urls: (string | undefined)[] = [];
+    svc.service.http.prependListener("upgrade", (req: IncomingMessage) => urls.push(req.url));
+    const stampd = createClient({ baseUrl: svc.baseUrl, apiKey: key, WebSocket });
+    const socket = stampd.ws({ subscribeTimeoutMs: undefined });
+    clients.push(socket);
+    await socket.subscribe("user_stamps");
+    const stamp = await stampd.stamps.create({ file: new TextEncoder().encode("no key in URLs") });
+    // An hour between polls: only the socket's event can end the wait in time.
+    const waiting = stampd.stamps.waitFor(stamp.stamp_id, { stamp, pollInterval: 3_600_000 });
+    const stampSubscriptions = () => (svc.service.ws.stats().subscriptions as Record<string, number>).stamp;
+    await vi.waitFor(() => expect(stampSubscriptions()).toBe(1));
+    await svc.service.proofs.pipeline.tick();
+    expect((await waiting).status).toBe("confirmed");
+    expect(urls).toEqual(["/ws", "/ws"]);
   });
 
   it("rejects a refused subscription with the server's error code", async () => {

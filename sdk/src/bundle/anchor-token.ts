@@ -17,7 +17,7 @@ export interface VerifiedAnchorToken extends VerifiedTimestamp {
 
 export interface VerifyAnchorTokenOptions {
   /** PEM of the CA the outside TSA's certificate must be issued by; absent: the issuer is not checked. */
-  trustedCaPem?: string;
+  trustedCaPem?: string | undefined;
 }
 
 /**

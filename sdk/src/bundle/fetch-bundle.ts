@@ -14,9 +14,9 @@ export interface FetchBundleOptions extends RequestOptions {
   /** The REST base URL the client talks to, recorded as the bundle's `service_url`. */
   serviceUrl: string;
   /** The bundle held so far: `fetchProofBundle` then upgrades it (see there). */
-  previous?: ProofBundle;
+  previous?: ProofBundle | undefined;
   /** The stamp as just read (`stamps.waitFor()`'s answer): it is not read again. */
-  stamp?: Schemas["StampResponse"];
+  stamp?: Schemas["StampResponse"] | undefined;
 }
 
 /**

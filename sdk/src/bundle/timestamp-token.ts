@@ -31,7 +31,7 @@ export interface TimestampTokenOptions {
    * and `genTime` in that key's period, before any revocation (tokens of a key revoked later
    * stay valid, as its earlier stamps do).
    */
-  keyRing?: readonly RingKey[];
+  keyRing?: readonly RingKey[] | undefined;
 }
 
 // The object identifiers RFC 3161 messageImprints name (BLAKE3 has none).

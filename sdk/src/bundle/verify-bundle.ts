@@ -23,28 +23,28 @@ export interface BundlePiece {
 
 export interface VerifyBundleOptions {
   /** The original document (required to check its hash; without it `document` is absent). */
-  document?: Uint8Array | Blob;
+  document?: Uint8Array | Blob | undefined;
   /** Service keys (`ed25519:<hex>`) to accept; absent: the key the stamp embeds is taken as given. */
-  trustedServiceKeys?: string[];
+  trustedServiceKeys?: string[] | undefined;
   /** Log verifier keys; absent: the ring's log keys, else the `log.verifier_key` the bundle holds. */
-  trustedLogKeys?: string[];
+  trustedLogKeys?: string[] | undefined;
   /**
    * The deployment's key ring (`GET /keys`): each service key trusted for its own period (a stamp
    * from before a rotation verifies, a revoked key's later ones do not), its log keys for the log,
    * its TSA keys for the RFC 3161 token (each certificate for its own period).
    */
-  keyRing?: readonly RingKey[];
+  keyRing?: readonly RingKey[] | undefined;
   /**
    * PEM of the CAs the TSA certificate must chain to; absent: the CAs of the `keyRing`'s TSA keys
    * (the token's certificate must then be one of them, in its period), else the `timestamp.ca_pem`
    * the bundle holds.
    */
-  trustedTsaCaPem?: string;
+  trustedTsaCaPem?: string | undefined;
   /**
    * PEM of the CA the outside TSA of the `rfc3161` anchor must chain to; absent: its token's
    * signature is checked but not its issuer (the bundle holds no CA for that TSA).
    */
-  trustedAnchorTsaCaPem?: string;
+  trustedAnchorTsaCaPem?: string | undefined;
 }
 
 export interface BundleCheck {

@@ -15,6 +15,7 @@ import {
   type VerifyRequestSchema,
   type VerifyResponse,
 } from "../../../gen/proto/svc/v1/stamp_pb.js";
+import type { AcceptUndefined } from "../internal/accept-undefined.js";
 import { APIError, StampdError } from "../internal/errors.js";
 import { DEFAULT_MAX_RETRIES, grpcRetryDelay, type RetryListener, sleep } from "../internal/retry.js";
 import { grpcError } from "./errors.js";
@@ -23,21 +24,21 @@ import { nodeGrpcTransport } from "./node-transport.js";
 
 export interface GrpcClientOptions {
   /** The gRPC address, e.g. `http://localhost:50051` (Node: HTTP/2 cleartext or TLS). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Sent as `authorization: Bearer <key>` metadata on every call. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** A Connect transport to use instead (e.g. `createGrpcWebTransport` from @connectrpc/connect-web in browsers). */
-  transport?: Transport;
+  transport?: Transport | undefined;
   /** Retries of a unary call refused with pushback or UNAVAILABLE (default 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Called before each wait between two attempts (see `ClientOptions.onRetry`). */
-  onRetry?: RetryListener;
+  onRetry?: RetryListener | undefined;
 }
 
-export type CreateStampInput = MessageInitShape<typeof CreateStampRequestSchema>;
-export type StreamStampInput = MessageInitShape<typeof StreamStampRequestSchema>;
-export type VerifyInput = MessageInitShape<typeof VerifyRequestSchema>;
-export type SearchStampsInput = MessageInitShape<typeof SearchStampsRequestSchema>;
+export type CreateStampInput = AcceptUndefined<MessageInitShape<typeof CreateStampRequestSchema>>;
+export type StreamStampInput = AcceptUndefined<MessageInitShape<typeof StreamStampRequestSchema>>;
+export type VerifyInput = AcceptUndefined<MessageInitShape<typeof VerifyRequestSchema>>;
+export type SearchStampsInput = AcceptUndefined<MessageInitShape<typeof SearchStampsRequestSchema>>;
 
 /**
  * svc.v1.StampService through Connect: unary calls as promises, streams as async iterables. Every

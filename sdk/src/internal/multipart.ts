@@ -1,3 +1,4 @@
+import type { AcceptUndefined } from "./accept-undefined.js";
 import { FilePart } from "./file-part.js";
 import { MultipartParts, streamMultipart } from "./multipart-stream.js";
 import type { AttemptInit } from "./request.js";
@@ -8,8 +9,10 @@ import { openUpload, type Uploadable, type UploadFile } from "./uploads.js";
  * The fields of a multipart operation as the SDK takes them: the spec's form with `file` as
  * anything `Uploadable`, plus the file name to send (default: the File's or path's name).
  */
-export type UploadParams<Form extends { file?: unknown }> = Omit<Form, "file"> &
-  (undefined extends Form["file"] ? { file?: Uploadable } : { file: Uploadable }) & { filename?: string };
+export type UploadParams<Form extends { file?: unknown }> = AcceptUndefined<Omit<Form, "file">> &
+  (undefined extends Form["file"] ? { file?: Uploadable | undefined } : { file: Uploadable }) & {
+    filename?: string | undefined;
+  };
 
 /** What openapi-fetch takes for one attempt of a multipart operation. */
 export type UploadInit<Form> = AttemptInit & {

@@ -4,15 +4,15 @@ import { isRetryable, type RetryListener, retryDelay, sleep } from "./retry.js";
 /** Options every SDK method accepts as its last argument. */
 export interface RequestOptions {
   /** Extra headers for this request (e.g. Prism's `Prefer: code=404`). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Aborts the request, including the waits between retries. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds one attempt may take, body included. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The `Idempotency-Key` of a POST; by default one is generated per call. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /** What one attempt passes to openapi-fetch (a type, not an interface, to fit its init object). */

@@ -17,7 +17,7 @@ export interface UploadOptions extends RequestOptions {
    * are sent; browsers' fetch reports no upload progress, so there it is called at the start (0)
    * and once the whole document is sent.
    */
-  onUploadProgress?: UploadProgressListener;
+  onUploadProgress?: UploadProgressListener | undefined;
 }
 
 /** What every resource shares: the openapi-fetch client and the retry and timeout settings. */

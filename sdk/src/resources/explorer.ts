@@ -1,4 +1,5 @@
 import type { components, operations } from "../../../gen/openapi/types.js";
+import type { AcceptUndefined } from "../internal/accept-undefined.js";
 import { PagePromise } from "../internal/pagination.js";
 import type { RequestOptions } from "../internal/request.js";
 import { APIResource } from "../internal/resource.js";
@@ -6,7 +7,9 @@ import { APIResource } from "../internal/resource.js";
 type Schemas = components["schemas"];
 
 /** `client.explorer.vaults()` query: page size, first offset, state filter. */
-export type ExplorerVaultsQuery = NonNullable<operations["listExplorerVaults"]["parameters"]["query"]>;
+export type ExplorerVaultsQuery = AcceptUndefined<
+  NonNullable<operations["listExplorerVaults"]["parameters"]["query"]>
+>;
 
 /** The public, read-only explorer. */
 export class Explorer extends APIResource {

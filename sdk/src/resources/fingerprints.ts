@@ -1,4 +1,5 @@
 import type { components } from "../../../gen/openapi/types.js";
+import type { AcceptUndefined } from "../internal/accept-undefined.js";
 import { MultipartUpload, type UploadParams } from "../internal/multipart.js";
 import type { RequestOptions } from "../internal/request.js";
 import { APIResource, type UploadOptions } from "../internal/resource.js";
@@ -30,7 +31,10 @@ export class Fingerprints extends APIResource {
    * @example
    * const { overall_similarity } = await client.fingerprints.compare({ fingerprint1: a, fingerprint2: b });
    */
-  compare(body: Schemas["CompareRequest"], options?: RequestOptions): Promise<Schemas["CompareResponse"]> {
+  compare(
+    body: AcceptUndefined<Schemas["CompareRequest"]>,
+    options?: RequestOptions,
+  ): Promise<Schemas["CompareResponse"]> {
     return this.core.request(
       "POST",
       (init) => this.http.POST("/fingerprint/compare", { ...init, body }),
@@ -46,7 +50,10 @@ export class Fingerprints extends APIResource {
    * const proof = await client.fingerprints.proof({ fingerprint_json: fp, proof_type: "existence", section_index: 3 });
    * const result = verifyFingerprintProof(proof, fp);
    */
-  proof(body: Schemas["ProofRequest"], options?: RequestOptions): Promise<Schemas["FingerprintProof"]> {
+  proof(
+    body: AcceptUndefined<Schemas["ProofRequest"]>,
+    options?: RequestOptions,
+  ): Promise<Schemas["FingerprintProof"]> {
     return this.core.request(
       "POST",
       (init) => this.http.POST("/fingerprint/proof", { ...init, body }),

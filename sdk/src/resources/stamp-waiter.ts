@@ -9,18 +9,18 @@ export type WaitUntil = Exclude<components["schemas"]["StampStatus"], "pending">
 
 export interface WaitForOptions {
   /** `"confirmed"` (the default: its batch is signed, the proof is ready) or `"anchored"`. */
-  until?: WaitUntil;
+  until?: WaitUntil | undefined;
   /** Milliseconds to wait in all (default 600000); `Infinity` waits as long as it takes. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Aborts the wait (rejects with APIUserAbortError). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds between two reads of the stamp when no WebSocket carries its events (default 2000). */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
   /**
    * The stamp as the caller just read it (`stamps.create()`'s answer): the wait starts from it
    * instead of reading it again, and returns it at once when it is already there.
    */
-  stamp?: StampResponse;
+  stamp?: StampResponse | undefined;
 }
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;

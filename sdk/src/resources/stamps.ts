@@ -16,9 +16,9 @@ export interface StampSearchQuery {
   /** `<algorithm>:<hex digest>`, e.g. `sha256:9f86…`; only stamps of that algorithm match. */
   hash: string;
   /** Stamps per page, 1 to 500 (default 50). */
-  limit?: number;
+  limit?: number | undefined;
   /** Start after this cursor (a page's `next_cursor`); absent: from the newest stamp. */
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /** Stamps: create, read, find by document hash, and wait for their proof. */

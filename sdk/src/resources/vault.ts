@@ -1,4 +1,5 @@
 import type { components, operations } from "../../../gen/openapi/types.js";
+import type { AcceptUndefined } from "../internal/accept-undefined.js";
 import { PagePromise } from "../internal/pagination.js";
 import type { RequestOptions } from "../internal/request.js";
 import { APIResource } from "../internal/resource.js";
@@ -6,7 +7,7 @@ import { APIResource } from "../internal/resource.js";
 type Schemas = components["schemas"];
 
 /** `client.vault.list()` query: state filter, page size, first offset. */
-export type VaultListQuery = NonNullable<operations["listVaults"]["parameters"]["query"]>;
+export type VaultListQuery = AcceptUndefined<NonNullable<operations["listVaults"]["parameters"]["query"]>>;
 
 /**
  * The dead man's switch key escrow. Every method needs an API key except `fees()`. POSTs that
@@ -21,7 +22,10 @@ export class Vault extends APIResource {
    * @example
    * const vault = await client.vault.create({ encrypted_key: ciphertext.toString("base64"), heartbeat_deadline: 2_592_000 });
    */
-  create(body: Schemas["CreateVaultRequest"], options?: RequestOptions): Promise<Schemas["VaultResponse"]> {
+  create(
+    body: AcceptUndefined<Schemas["CreateVaultRequest"]>,
+    options?: RequestOptions,
+  ): Promise<Schemas["VaultResponse"]> {
     return this.core.request("POST", (init) => this.http.POST("/vault/create", { ...init, body }), options);
   }
 
@@ -70,7 +74,7 @@ export class Vault extends APIResource {
    */
   heartbeat(
     vaultId: string,
-    body: Schemas["HeartbeatRequest"],
+    body: AcceptUndefined<Schemas["HeartbeatRequest"]>,
     options?: RequestOptions,
   ): Promise<Schemas["HeartbeatReceipt"]> {
     return this.core.request(
@@ -87,7 +91,7 @@ export class Vault extends APIResource {
    * const { renewed, errors } = await client.vault.batchHeartbeat({ vault_ids: [a.id, b.id], fee_receipt: feeReceipt });
    */
   batchHeartbeat(
-    body: Schemas["BatchHeartbeatRequest"],
+    body: AcceptUndefined<Schemas["BatchHeartbeatRequest"]>,
     options?: RequestOptions,
   ): Promise<Schemas["BatchHeartbeatResult"]> {
     return this.core.request(
@@ -105,7 +109,7 @@ export class Vault extends APIResource {
    */
   release(
     vaultId: string,
-    body: Schemas["ReleaseRequest"],
+    body: AcceptUndefined<Schemas["ReleaseRequest"]>,
     options?: RequestOptions,
   ): Promise<Schemas["ReleaseResult"]> {
     return this.core.request(
@@ -129,7 +133,7 @@ export class Vault extends APIResource {
    */
   retrieve(
     vaultId: string,
-    body: Schemas["RetrieveRequest"],
+    body: AcceptUndefined<Schemas["RetrieveRequest"]>,
     options?: RequestOptions,
   ): Promise<Schemas["RetrievedKey"]> {
     return this.core.request(
@@ -147,7 +151,7 @@ export class Vault extends APIResource {
    */
   burn(
     vaultId: string,
-    body: Schemas["BurnRequest"],
+    body: AcceptUndefined<Schemas["BurnRequest"]>,
     options?: RequestOptions,
   ): Promise<Schemas["BurnResult"]> {
     return this.core.request(
@@ -165,7 +169,7 @@ export class Vault extends APIResource {
    */
   addMirror(
     vaultId: string,
-    body: Schemas["AddMirrorRequest"],
+    body: AcceptUndefined<Schemas["AddMirrorRequest"]>,
     options?: RequestOptions,
   ): Promise<Schemas["VaultMirrors"]> {
     return this.core.request(
@@ -193,7 +197,7 @@ export class Vault extends APIResource {
    * const group = await client.vault.createGroup({ name: "estate", vault_ids: [a.id, b.id], interval: 2_592_000 });
    */
   createGroup(
-    body: Schemas["HeartbeatGroupRequest"],
+    body: AcceptUndefined<Schemas["HeartbeatGroupRequest"]>,
     options?: RequestOptions,
   ): Promise<Schemas["HeartbeatGroup"]> {
     return this.core.request(

@@ -22,35 +22,36 @@ export interface StampdSocketOptions {
   /** The endpoint, e.g. `wss://stampd.example.com/ws`. */
   url: string;
   /** An API key; needed for the user_stamps and user_vaults channels. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
-   * How the key travels: `"query"` (`?api_key=`, the default, works everywhere) or `"header"`
-   * (`Authorization: Bearer`, keeps it out of URLs and logs; needs a constructor that takes
-   * options, such as the `ws` package).
+   * How the key travels: `"header"` (`Authorization: Bearer`, the default on Node, Bun and Deno,
+   * whose WebSocket classes, the `ws` package's and the global one, take headers: the key stays
+   * out of URLs, and so out of proxies' access logs) or `"query"` (`?api_key=`, the default in
+   * browsers, whose WebSocket cannot send a header).
    */
-  sendKeyAs?: "query" | "header";
+  sendKeyAs?: "query" | "header" | undefined;
   /** The WebSocket class; defaults to the global one (browsers, Node 22). On Node 20 pass `ws`. */
-  WebSocket?: WebSocketConstructor;
+  WebSocket?: WebSocketConstructor | undefined;
   /** Requests kept while disconnected; one more rejects with WsQueueFullError. Default 100. */
-  maxQueue?: number;
+  maxQueue?: number | undefined;
   /** Milliseconds a request may wait for its reply, queueing included. Default 30000. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /**
    * Milliseconds one connection attempt may take to open; a slower one is dropped and retried
    * like a lost connection. Default 10000.
    */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /**
    * Milliseconds a `subscribe()` may wait for the server's confirmation, connecting included;
    * then it rejects with WsTimeoutError and the subscription is not restored. Default 10000.
    */
-  subscribeTimeoutMs?: number;
+  subscribeTimeoutMs?: number | undefined;
   /** Messages an `events()` iterator may hold unread before it fails. Default 1000. */
-  maxBufferedEvents?: number;
+  maxBufferedEvents?: number | undefined;
   /** Reconnect after a recoverable close (default true). */
-  reconnect?: boolean;
+  reconnect?: boolean | undefined;
   /** Called before each reconnection attempt, with the delay about to be waited. */
-  onReconnecting?: (info: ReconnectInfo) => void;
+  onReconnecting?: ((info: ReconnectInfo) => void) | undefined;
 }
 
 export interface ReconnectInfo {
@@ -145,14 +146,16 @@ export class StampdSocket {
       options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WebSocketClass) throw new StampdError("no global WebSocket here (Node 20): pass options.WebSocket");
     this.options = {
-      sendKeyAs: "query",
-      maxQueue: 100,
-      requestTimeoutMs: 30_000,
-      connectTimeoutMs: 10_000,
-      subscribeTimeoutMs: 10_000,
-      maxBufferedEvents: 1000,
-      reconnect: true,
-      ...options,
+      url: options.url,
+      apiKey: options.apiKey,
+      sendKeyAs: options.sendKeyAs ?? (canSendHeaders() ? "header" : "query"),
+      maxQueue: options.maxQueue ?? 100,
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      subscribeTimeoutMs: options.subscribeTimeoutMs ?? 10_000,
+      maxBufferedEvents: options.maxBufferedEvents ?? 1000,
+      reconnect: options.reconnect ?? true,
+      onReconnecting: options.onReconnecting,
       WebSocket: WebSocketClass,
     };
     this.closed = new Promise((resolve) => {
@@ -278,7 +281,9 @@ export class StampdSocket {
     const { url, apiKey, sendKeyAs, WebSocket } = this.options;
     const socket =
       apiKey && sendKeyAs === "header"
-        ? new WebSocket(url, undefined, { headers: { Authorization: `Bearer ${apiKey}` } })
+        ? new (WebSocket as unknown as HeaderWebSocketConstructor)(url, {
+            headers: { Authorization: `Bearer ${apiKey}` },
+          })
         : new WebSocket(apiKey ? withQuery(url, "api_key", apiKey) : url);
     this.socket = socket;
     this.refusal = undefined;
@@ -470,6 +475,22 @@ function rejectAll(subscription: Subscription, error: Error): void {
     w.reject(error);
   }
 }
+
+/**
+ * Whether this runtime's WebSocket classes take headers. Node's (the `ws` package, and the global
+ * one of Node 22, undici's), Bun's and Deno's take `{ headers }` as the second argument; a
+ * browser's takes only subprotocols there, so browsers send the key in the query.
+ */
+function canSendHeaders(): boolean {
+  const runtime = globalThis as { process?: { versions?: { node?: string } }; Deno?: unknown };
+  return runtime.process?.versions?.node !== undefined || runtime.Deno !== undefined;
+}
+
+/** How a header-capable WebSocket class is called (see `canSendHeaders`). */
+type HeaderWebSocketConstructor = new (
+  url: string,
+  init: { headers: Record<string, string> },
+) => WebSocketLike;
 
 function withQuery(url: string, name: string, value: string): string {
   const u = new URL(url);

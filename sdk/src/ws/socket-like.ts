@@ -14,14 +14,11 @@ export interface WebSocketLike {
 }
 
 /**
- * A WebSocket class. The third argument is passed only with `sendKeyAs: "header"`, as the `ws`
- * package's options (`{headers}`); browsers take no headers.
+ * A WebSocket class. With `sendKeyAs: "header"` (the default outside browsers) it is called as
+ * `new WebSocket(url, { headers })`, which the `ws` package and undici's global WebSocket (Node
+ * 22) accept; browsers' take only subprotocols there and get the key in the query instead.
  */
-export type WebSocketConstructor = new (
-  url: string,
-  protocols?: string | string[],
-  options?: { headers: Record<string, string> },
-) => WebSocketLike;
+export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => WebSocketLike;
 
 /** The open state of every WebSocket implementation (the WHATWG `OPEN`). */
 export const OPEN = 1;
