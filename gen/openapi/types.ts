@@ -3301,25 +3301,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "hash": "sha3-256:a1bcb54d9b8e55957e911c206b72148f40f1f3edea4360777d24cc1b0cde15b7",
-                     *       "items": [
-                     *         {
-                     *           "stamp_id": "stp_01JD3X7Q6V9M2K8T4R5N0B1C2D",
-                     *           "created_at": "2024-11-20T04:28:07.259Z",
-                     *           "verify_url": "http://localhost:8080/verify/stp_01JD3X7Q6V9M2K8T4R5N0B1C2D"
-                     *         },
-                     *         {
-                     *           "stamp_id": "stp_01JCZ2R7D3E4F5G6H7J8K9M0N1",
-                     *           "created_at": "2024-11-18T16:02:44.031Z",
-                     *           "verify_url": "http://localhost:8080/verify/stp_01JCZ2R7D3E4F5G6H7J8K9M0N1"
-                     *         }
-                     *       ],
-                     *       "limit": 2,
-                     *       "next_cursor": "stp_01JCZ2R7D3E4F5G6H7J8K9M0N1"
-                     *     }
-                     */
                     "application/json": components["schemas"]["StampSearchPage"];
                 };
             };
