@@ -39,24 +39,38 @@ export interface Browser {
 
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
+// Every host but this machine's resolves to nothing (IP addresses included).
+const LOCAL_NAMES_ONLY = `--host-resolver-rules=MAP * ~NOTFOUND, ${[...LOCAL_HOSTS].map((h) => `EXCLUDE ${h}`).join(", ")}`;
+
+export interface BrowserOptions {
+  /**
+   * Lets Chromium send its own CORS preflights: while Playwright routes requests it answers every
+   * preflight itself, allowing anything, so a test of a server's CORS needs this. Requests to other
+   * hosts then fail by name resolution instead, unrecorded in `blocked`.
+   */
+  realPreflights?: boolean;
+}
+
 /** Chromium with a fresh profile, refusing (and recording) any request that leaves this machine. */
-export async function openBrowser(): Promise<Browser> {
+export async function openBrowser(options: BrowserOptions = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "stampd-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    args: options.realPreflights ? [...ARGS, LOCAL_NAMES_ONLY] : ARGS,
     viewport: { width: 1100, height: 900 },
   });
   const blocked: string[] = [];
   const errors: string[] = [];
   const dialogs: string[] = [];
-  await context.route("**/*", (route) => {
-    const url = new URL(route.request().url());
-    if (LOCAL_HOSTS.has(url.hostname)) return route.continue();
-    blocked.push(url.href);
-    return route.abort("blockedbyclient");
-  });
+  if (!options.realPreflights) {
+    await context.route("**/*", (route) => {
+      const url = new URL(route.request().url());
+      if (LOCAL_HOSTS.has(url.hostname)) return route.continue();
+      blocked.push(url.href);
+      return route.abort("blockedbyclient");
+    });
+  }
   mkdirSync(screenshotDir, { recursive: true });
   return {
     context,
