@@ -1,5 +1,6 @@
 import type { HashAlgorithm } from "../core/types.js";
 import { addCopyButtons } from "./copy-buttons.js";
+import { acceptDrops } from "./drop-zone.js";
 import { fileDigest } from "./file-digest.js";
 
 // The verification page's file check: a file chosen or dropped is hashed here, in the browser, and
@@ -48,20 +49,6 @@ async function compare(file: File, algorithm: HashAlgorithm, expected: string, s
   } catch (err) {
     say("error", `Could not read ${file.name}: ${(err as Error).message}`);
   }
-}
-
-function acceptDrops(zone: HTMLElement, check: (file: File) => void): void {
-  zone.addEventListener("dragover", (event) => {
-    event.preventDefault();
-    zone.classList.add("dragging");
-  });
-  zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
-  zone.addEventListener("drop", (event) => {
-    event.preventDefault();
-    zone.classList.remove("dragging");
-    const file = event.dataTransfer?.files[0];
-    if (file) check(file);
-  });
 }
 
 /** Progress in steps of 10 %, so a screen reader is not flooded with announcements. */

@@ -4,7 +4,7 @@ import { pageScript } from "./bundle.js";
 import type { PageScript } from "./layout.js";
 
 const stylesDir = fileURLToPath(new URL("./assets/", import.meta.url));
-const scripts: PageScript[] = ["verify", "dashboard", "explorer"];
+const scripts: PageScript[] = ["landing", "verify", "dashboard", "explorer"];
 
 /**
  * The pages' own assets under /pages/assets/: the stylesheet and the bundled page scripts. Like the
