@@ -7,6 +7,7 @@ import { ed25519Signer, privateKeyFromPkcs8, type Signer } from "./ed25519.js";
 import type { KeyRingRepository, SigningState, SigningStates, StoredRingKey } from "./key-ring-repository.js";
 import { CLOCK_MARGIN_MS } from "./ring-changes.js";
 import { RotatingSigner } from "./rotating-signer.js";
+import { publicKeyPem, type SigstoreKey, sigstoreKeyOf } from "./sigstore-key.js";
 
 /** Whether `key` signs for `at`: in its period and not revoked by then (core/key-ring.ts's rule). */
 const signsAt = (key: SigningState, at: Date): boolean =>
@@ -77,6 +78,7 @@ export function publishedKey(key: StoredRingKey): RingKey {
     kind: key.kind,
     key_id: key.keyId,
     public_key: key.publicKey,
+    public_key_pem: publicKeyPem(key.publicKey),
     ...(key.origin !== null && { origin: key.origin, verifier_key: logVerifierKey(key) }),
     not_before: key.notBefore.toISOString(),
     ...(key.notAfter && { not_after: key.notAfter.toISOString() }),
@@ -85,6 +87,16 @@ export function publishedKey(key: StoredRingKey): RingKey {
     ...(key.revocationReason !== null && { revocation_reason: key.revocationReason }),
   };
 }
+
+/** A service key's Sigstore twin with the `key_id` `GET /keys` publishes it under. */
+export type RingSigstoreKey = SigstoreKey & { keyId: string };
+
+/** A service key's Sigstore twin as `GET /keys` publishes it: its service key's period and state. */
+const publishedTwin = (service: StoredRingKey, twin: RingSigstoreKey): RingKey => ({
+  ...publishedKey({ ...service, origin: null, publicKey: twin.publicKey }),
+  kind: "sigstore",
+  key_id: twin.keyId,
+});
 
 export interface KeyRingOptions {
   repo: KeyRingRepository;
@@ -110,6 +122,8 @@ export class DeploymentKeyRing {
   private checking: Promise<SigningStates> | undefined;
   private nextCheck: Promise<SigningStates> | undefined;
   private readonly signers = new Map<string, Signer>();
+  /** The Sigstore twins of the service keys, by service public key, each derived once. */
+  private readonly twins = new Map<string, RingSigstoreKey>();
   readonly service: RotatingSigner;
   readonly log: RotatingSigner;
 
@@ -138,6 +152,14 @@ export class DeploymentKeyRing {
    */
   get tsa(): readonly StoredRingKey[] {
     return this.keys.filter((k) => k.kind === "tsa");
+  }
+
+  /**
+   * The Sigstore key of the service key `servicePublicKey` (server/keys/sigstore-key.ts), as last
+   * read; undefined when the ring does not hold that key or its private key.
+   */
+  sigstoreKey(servicePublicKey: string): RingSigstoreKey | undefined {
+    return this.twins.get(servicePublicKey);
   }
 
   /** A TSA key's private key (PKCS#8 DER), unsealed with the at-rest key. */
@@ -171,9 +193,10 @@ export class DeploymentKeyRing {
   }
 
   /**
-   * Whether the store vouches, now, for the service key `publicKey` having signed at `signedAt`:
+   * Whether the store vouches, now, for the `kind` key `publicKey` having signed at `signedAt`:
    * call it after storing what the key signed and before answering it (issue #35: an instance
-   * must never acknowledge a stamp signed with a key revoked meanwhile). Reads the ring's states
+   * must never acknowledge a stamp signed with a key revoked meanwhile), or before publishing a
+   * signature dated before the call (a batch's, a checkpoint's). Reads the ring's states
    * once they were asked for after this call; concurrent callers share a read, so a wave of
    * stamps costs one query, and each stamp waits for one or two of them. A ring change holds the
    * ring's lock from before it takes its time (PostgreSQL: ACCESS EXCLUSIVE; SQLite: the write
@@ -182,11 +205,13 @@ export class DeploymentKeyRing {
    * time (with CLOCK_MARGIN_MS for an instance's clock estimate). When the key no longer signs
    * for `signedAt`, the ring is re-read first, so the caller signs again with the active key.
    */
-  async vouches(publicKey: string, signedAt: Date): Promise<boolean> {
+  async vouches(kind: "service" | "log", publicKey: string, signedAt: Date): Promise<boolean> {
     for (;;) {
       const { keys, startedAt } = await this.checkAfterNow();
-      const key = keys.find((k) => k.kind === "service" && k.publicKey === publicKey);
-      if (!key || !signsAt(key, signedAt)) {
+      const key = keys.find((k) => k.kind === kind && k.publicKey === publicKey);
+      // A checkpoint carries no time: a revoked log key's signatures never verify, whatever `at`.
+      const revokedLogKey = kind === "log" && key?.state === "revoked";
+      if (!key || revokedLogKey || !signsAt(key, signedAt)) {
         await this.refresh();
         return false;
       }
@@ -233,7 +258,21 @@ export class DeploymentKeyRing {
 
   private accept(keys: StoredRingKey[]): void {
     this.keys = keys;
-    this.published = keys.map(publishedKey);
+    this.published = keys.flatMap((key) => {
+      const twin = key.kind === "service" ? this.twinOf(key) : undefined;
+      return twin ? [publishedKey(key), publishedTwin(key, twin)] : [publishedKey(key)];
+    });
+  }
+
+  private twinOf(key: StoredRingKey): RingSigstoreKey | undefined {
+    if (!key.sealedPrivateKey) return undefined;
+    let twin = this.twins.get(key.publicKey);
+    if (!twin) {
+      const derived = sigstoreKeyOf(ringPrivateKeyDer(key, this.options.atRest));
+      twin = { ...derived, keyId: ringKeyId(derived.publicKey) };
+      this.twins.set(key.publicKey, twin);
+    }
+    return twin;
   }
 
   private active(kind: RingKeyKind): StoredRingKey {

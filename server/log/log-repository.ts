@@ -27,6 +27,11 @@ export interface LogRepository {
   entriesFrom(from: number): Promise<LogEntry[]>;
   /** Stores a checkpoint; one of the same size already stored wins (both are deterministic). */
   saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void>;
+  /**
+   * Puts `checkpoint` in place of the stored one of its size: the same tree signed again, with the
+   * active log key, when the key that signed it was revoked.
+   */
+  replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void>;
   /** The checkpoint of the largest tree, if any was signed. */
   latestCheckpoint(): Promise<StoredCheckpoint | undefined>;
 }

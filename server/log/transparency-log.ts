@@ -1,13 +1,16 @@
 import { hexToBytes } from "@noble/hashes/utils.js";
-import { checkpointText, signatureLine, verifierKey } from "../../core/checkpoint.js";
+import { checkpointText, signatureLine, verifierKey, verifyCheckpoint } from "../../core/checkpoint.js";
 import type { Clock } from "../clock.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { Signer } from "../keys/ed25519.js";
+import type { DeploymentKeyRing } from "../keys/key-ring.js";
+import { vouchedSigner } from "../keys/vouched-signer.js";
 import type { LogRepository, StoredCheckpoint } from "./log-repository.js";
 import type { LogTiles } from "./log-tiles.js";
 import { LogTree } from "./log-tree.js";
 
 const encoder = new TextEncoder();
+const publicKeyBytes = (signer: Signer): Uint8Array => hexToBytes(signer.publicKey.slice("ed25519:".length));
 
 /** Log leaf hash of a batch root: RFC 6962 leaf over the root's 32 bytes. */
 export const rootLeafHash = (root: Uint8Array): Uint8Array => merkle.leafHash(root);
@@ -29,11 +32,13 @@ export class TransparencyLog {
     private readonly clock: Clock,
     /** The log as C2SP tiles (docs/log-tiles.md). */
     readonly tiles: LogTiles,
+    /** The key ring, which must vouch for the log key before a checkpoint is signed with it. */
+    private readonly ring?: Pick<DeploymentKeyRing, "vouches">,
   ) {}
 
   /** The key clients pin: `<origin>+<key id>+<base64 key>`. */
   get verifierKey(): string {
-    return verifierKey(this.origin, this.publicKeyBytes());
+    return verifierKey(this.origin, publicKeyBytes(this.signer));
   }
 
   get publicKey(): string {
@@ -51,8 +56,13 @@ export class TransparencyLog {
     await this.tiles.extend(this.tree, latest?.treeSize ?? 0);
     let checkpoint = latest;
     if (!checkpoint || checkpoint.treeSize < this.tree.size) {
-      checkpoint = this.sign(this.tree.size);
+      checkpoint = await this.sign(this.tree.size);
       await this.repo.saveCheckpoint(checkpoint);
+    } else if (this.ring && !(await this.signedByActiveKey(checkpoint))) {
+      // Signed by a log key revoked since: checkpoints carry no time, so none of that key's
+      // verify any more; the latest is signed again with the active key, not left until the log grows.
+      checkpoint = await this.sign(checkpoint.treeSize);
+      await this.repo.replaceCheckpoint(checkpoint);
     }
     await this.tiles.mirrorTo(checkpoint);
     return checkpoint;
@@ -93,15 +103,24 @@ export class TransparencyLog {
     return run;
   }
 
-  private sign(treeSize: number): StoredCheckpoint {
+  /** The checkpoint of `treeSize`, signed with a log key the ring vouches for. */
+  private async sign(treeSize: number): Promise<StoredCheckpoint> {
+    const { signer, at } = await vouchedSigner(this.ring, "log", this.signer, this.clock);
     const root = this.tree.root(treeSize);
     const text = checkpointText({ origin: this.origin, treeSize, rootHash: root });
-    const signature = hexToBytes(this.signer.sign(encoder.encode(text)));
-    const note = `${text}\n${signatureLine(this.origin, this.publicKeyBytes(), signature)}`;
-    return { treeSize, root, note, signedAt: this.clock.now() };
+    const signature = hexToBytes(signer.sign(encoder.encode(text)));
+    const note = `${text}\n${signatureLine(this.origin, publicKeyBytes(signer), signature)}`;
+    return { treeSize, root, note, signedAt: at };
   }
 
-  private publicKeyBytes(): Uint8Array {
-    return hexToBytes(this.signer.publicKey.slice("ed25519:".length));
+  /** Whether `checkpoint` carries the signature of the log key the ring vouches for now. */
+  private async signedByActiveKey(checkpoint: StoredCheckpoint): Promise<boolean> {
+    const { signer } = await vouchedSigner(this.ring, "log", this.signer, this.clock);
+    try {
+      await verifyCheckpoint(checkpoint.note, [verifierKey(this.origin, publicKeyBytes(signer))]);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

@@ -2,12 +2,16 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import type { Clock } from "../clock.js";
 import type { EventBus } from "../events/bus.js";
 import type { Signer } from "../keys/ed25519.js";
+import type { DeploymentKeyRing } from "../keys/key-ring.js";
+import { vouchedSigner } from "../keys/vouched-signer.js";
 import type { ProofRepository, SealedBatch } from "./proof-repository.js";
 import { newMerkleBatchId, sealStamps } from "./seal.js";
 
 export interface BatcherDeps {
   proofs: ProofRepository;
   signer: Signer;
+  /** The key ring, which must vouch for the signer's key before a batch is sealed with it. */
+  ring?: Pick<DeploymentKeyRing, "vouches">;
   clock: Clock;
   events: EventBus;
   /** Most stamps in one batch (`BATCH_MAX`). */
@@ -33,10 +37,10 @@ export class Batcher {
   }
 
   private async sealOne(): Promise<SealedBatch | null> {
-    const { proofs, signer, clock, maxStamps } = this.deps;
-    const now = clock.now();
-    const id = newMerkleBatchId(now);
-    const batch = await proofs.sealBatch(maxStamps, (claimed) => sealStamps(id, claimed, signer, now));
+    const { proofs, ring, clock, maxStamps } = this.deps;
+    const { signer, at } = await vouchedSigner(ring, "service", this.deps.signer, clock);
+    const id = newMerkleBatchId(at);
+    const batch = await proofs.sealBatch(maxStamps, (claimed) => sealStamps(id, claimed, signer, at));
     if (batch) this.announce(batch);
     return batch;
   }

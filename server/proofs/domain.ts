@@ -34,10 +34,18 @@ export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain>
   const { config, store, keys, clock, events, logger, metrics } = ports;
   const mirrors = tileMirrors(config, store.logTiles, clock, logger.child({ component: "log-tiles" }));
   const tiles = new LogTiles(store.logTiles, mirrors);
-  const log = new TransparencyLog(store.log, keys.log ?? keys.signing, logOrigin(config), clock, tiles);
+  const log = new TransparencyLog(
+    store.log,
+    keys.log ?? keys.signing,
+    logOrigin(config),
+    clock,
+    tiles,
+    keys.ring,
+  );
   const batcher = new Batcher({
     proofs: observeSealing(store.proofs, metrics),
     signer: keys.signing,
+    ...(keys.ring && { ring: keys.ring }),
     clock,
     events,
     maxStamps: config.BATCH_MAX,

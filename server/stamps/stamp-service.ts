@@ -391,7 +391,8 @@ export class StampService {
       await this.deps.stamps.insertMany(stamps);
       const signed = stamps[0]?.document;
       if (!signed || !this.deps.ring) return stamps;
-      if (await this.deps.ring.vouches(signed.service_public_key, new Date(signed.created_at))) return stamps;
+      if (await this.deps.ring.vouches("service", signed.service_public_key, new Date(signed.created_at)))
+        return stamps;
       if (round === MAX_SIGNING_ROUNDS) {
         throw unavailable("the service's signing key is being replaced; retry", "server_busy", 1);
       }

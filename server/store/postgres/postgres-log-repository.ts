@@ -59,6 +59,15 @@ export class PostgresLogRepository implements LogRepository {
     );
   }
 
+  async replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
+    const { tree_size, note, signed_at } = checkpointParams(checkpoint, postgresEncoding);
+    await this.pool.query("UPDATE log_checkpoints SET note = $2, signed_at = $3 WHERE tree_size = $1", [
+      tree_size,
+      note,
+      signed_at,
+    ]);
+  }
+
   async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
     const { rows } = await this.pool.query<CheckpointRow>(
       "SELECT * FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
