@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   await listen(http, config.PORT, config.HOST);
   await listen(grpc.server, config.GRPC_PORT, grpcHost);
   const rest = hostPort(config.HOST, portOf(http));
-  logger.info(`REST listening on http://${rest} (starting: /ready answers 503 until migrations finish)`);
+  logger.info(
+    `REST listening on http://${rest} (also svc.v1 in Connect and gRPC-Web over HTTP/1.1; starting: /ready answers 503 until migrations finish)`,
+  );
   logger.info(
     `gRPC listening on ${hostPort(grpcHost, portOf(grpc.server))} (HTTP/2 cleartext: gRPC, gRPC-Web and Connect; reflection and grpc.health.v1; starting: health answers NOT_SERVING until migrations finish)`,
   );

@@ -14,6 +14,13 @@
 // accepting calls, lets running calls finish for a configurable grace period,
 // then ends the remaining streams with UNAVAILABLE.
 //
+// StampService is also served over HTTP/1.1 on the REST port, at
+// /svc.v1.StampService/<Method>, in the Connect and gRPC-Web protocols (not
+// plain gRPC, which needs HTTP/2), for browsers and plain HTTP clients, with
+// CORS for the REST API's allowed origins. Unary and server-streaming calls
+// work there; client- and bidirectional streaming (StreamStamps) need HTTP/2.
+// Everything else below holds on both ports.
+//
 // ## Authentication
 //
 // Authentication is optional for every RPC of StampService. A caller presents
@@ -47,7 +54,8 @@
 // WebSocket's error, e.g.
 // `Rate limit exceeded for tier anonymous. Retry after 3 seconds.`, and the
 // trailer `grpc-retry-pushback-ms` carrying the wait in milliseconds (gRPC's
-// retry pushback, honoured by clients with a retry policy).
+// retry pushback, honoured by clients with a retry policy) and `retry-after`
+// carrying it in whole seconds (a response header of a Connect call's 429).
 //
 // ### Bulk items
 //
