@@ -35,10 +35,14 @@ export function checkpointText(checkpoint: Checkpoint): string {
   return `${checkpoint.origin}\n${checkpoint.treeSize}\n${toBase64(checkpoint.rootHash)}\n`;
 }
 
+/** SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ 32-byte public key): a Sigstore trusted root's `checkpointKeyId`. */
+export function ed25519KeyHash(keyName: string, publicKey: Uint8Array): Uint8Array {
+  return sha256(new Uint8Array([...encoder.encode(`${keyName}\n`), ED25519, ...publicKey]));
+}
+
 /** Key ID = SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ 32-byte public key)[:4] (signed-note, Ed25519). */
 export function ed25519KeyId(keyName: string, publicKey: Uint8Array): Uint8Array {
-  const input = new Uint8Array([...encoder.encode(`${keyName}\n`), ED25519, ...publicKey]);
-  return sha256(input).subarray(0, 4);
+  return ed25519KeyHash(keyName, publicKey).subarray(0, 4);
 }
 
 /** The signature line for `signature` (64 bytes) made by the named key over the note text. */

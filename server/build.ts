@@ -51,6 +51,7 @@ import { logTileHandlers } from "./rest/handlers/log-tile-handlers.js";
 import { metricsHandlers, metricsOnRestPort } from "./rest/handlers/metrics-handlers.js";
 import { pageHandlers } from "./rest/handlers/page-handlers.js";
 import { proofHandlers } from "./rest/handlers/proof-handlers.js";
+import { sigstoreHandlers } from "./rest/handlers/sigstore-handlers.js";
 import { stampingHandlers } from "./rest/handlers/stamping-handlers.js";
 import { vaultHandlers } from "./rest/handlers/vault-handlers.js";
 import { wsHandlers } from "./rest/handlers/ws-handlers.js";
@@ -58,6 +59,7 @@ import { createHttpServer } from "./rest/http-server.js";
 import { createMetricsServer } from "./rest/metrics-server.js";
 import { handOver } from "./rest/startup.js";
 import { clearStaleSpool, spoolFolder } from "./rest/uploads/upload-spool.js";
+import { createSigstoreDomain } from "./sigstore/domain.js";
 import { createStampDomain, type StampDomain } from "./stamps/domain.js";
 import { warnOfWidePermissions } from "./store/file-modes.js";
 import { openStore, sqlitePath } from "./store/open.js";
@@ -133,6 +135,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const vault = createVaultDomain(ctx);
   const proofs = await createProofDomain(ctx);
   const stamps = createStampDomain({ ...ctx, evidence: proofs.evidence, fingerprinter: stampFingerprinter });
+  const sigstore = createSigstoreDomain(ctx, proofs.tsa);
   const stampsVia = (transport: "rest" | "grpc" | "websocket") =>
     countStampCreations(stamps.service, metrics, transport);
   const ws = createWsServer(ctx, stampsVia("websocket"));
@@ -160,6 +163,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     ...keyRingHandlers(keys.ring, config.KEY_RING_REFRESH_SECONDS),
     ...logTileHandlers(proofs.log),
     ...proofHandlers(proofs.service),
+    ...sigstoreHandlers(sigstore),
     ...pageHandlers(ctx, { stamps: stamps.service, explorer: vault.explorer, ws }),
   };
   const grpc = createGrpcServer({

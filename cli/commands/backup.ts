@@ -52,9 +52,9 @@ async function restore(file: string): Promise<void> {
 
 /** Settings in force now that make the server use other keys than the restored files. */
 function overridingSettings(config: Config): string[] {
-  const names = (["SERVICE_SIGNING_KEY_FILE", "AT_REST_KEY_FILE", "AT_REST_KEY"] as const).filter(
-    (n) => config[n],
-  );
+  const names = (
+    ["SERVICE_SIGNING_KEY_FILE", "AT_REST_KEY_FILE", "AT_REST_KEY", "AT_REST_KEY_COMMAND"] as const
+  ).filter((n) => config[n]);
   return names.map(
     (name) =>
       `note: ${name} is set: the server will use it instead of the restored file in DATA_DIR/${KEYS}/`,

@@ -3,10 +3,11 @@ import { configSchema, loadConfig } from "../../server/config.js";
 
 /**
  * Settings whose whole value is secret (AT_REST_KEY, any future *_SECRET, *_PASSWORD, *_TOKEN or
- * *_KEY). Paths of key files and public keys are not secrets: showing them tells the operator
- * which keys are in use.
+ * *_KEY), and commands that print one (AT_REST_KEY_COMMAND: its line may carry a token for the
+ * secret manager). Paths of key files and public keys are not secrets: showing them tells the
+ * operator which keys are in use.
  */
-const secretNames = /(^|_)(KEY|SECRET|PASSWORD|TOKEN)$/;
+const secretNames = /(^|_)(KEY|SECRET|PASSWORD|TOKEN|KEY_COMMAND)$/;
 /** Query parameters that carry credentials by convention (e.g. `?api_key=`, `?access_token=`). */
 const secretParams = /key|secret|password|token|auth|sig/i;
 /** An Ethereum JSON-RPC provider's URL carries its API key in the path (`…/v3/<key>`). */

@@ -598,6 +598,18 @@ export const restCases: Record<OperationId, OperationCases> = {
       },
     ],
   }),
+  getStampSigstoreBundle: op({
+    call: async (c, o) => c.client.stamps.sigstoreBundle(await c.fx.confirmedStampId(), o),
+    check: (b) => same("mediaType", b.mediaType, "application/vnd.dev.sigstore.bundle.v0.3+json"),
+    errors: [
+      {
+        name: "an unknown stamp",
+        status: 404,
+        code: "stamp_not_found",
+        provoke: (c) => c.client.stamps.sigstoreBundle(UNKNOWN_STAMP),
+      },
+    ],
+  }),
   getStampTimestamp: op({
     call: async (c, o) => c.client.stamps.timestamp(await c.fx.confirmedStampId(), o),
     check: (b, c) => {
@@ -661,6 +673,10 @@ export const restCases: Record<OperationId, OperationCases> = {
       const active = b.keys.filter((k) => k.state === "active").map((k) => k.kind);
       holds("an active service key", active.includes("service"), () => active);
     },
+  }),
+  getSigstoreTrustedRoot: op({
+    call: (c, o) => c.client.log.sigstoreTrustedRoot(o),
+    check: (b) => holds("a stamp log", b.tlogs.length > 0, () => b.tlogs.length),
   }),
   getTsaCertificate: op({
     call: (c, o) => c.client.log.tsaCertificate(o),

@@ -47,7 +47,7 @@ export const errorCodes = ["validation_failed", "invalid_json", "duplicate_membe
 export const healthCheckResults = ["ok", "fail"] as const satisfies readonly Schemas["HealthCheckResult"][];
 
 /** Every value of the `RingKeyKind` schema, in the spec's order. */
-export const ringKeyKinds = ["service", "log", "tsa"] as const satisfies readonly Schemas["RingKeyKind"][];
+export const ringKeyKinds = ["service", "log", "tsa", "sigstore"] as const satisfies readonly Schemas["RingKeyKind"][];
 
 /** Every value of the `RingKeyState` schema, in the spec's order. */
 export const ringKeyStates = ["active", "retired", "revoked"] as const satisfies readonly Schemas["RingKeyState"][];

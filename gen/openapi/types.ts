@@ -328,6 +328,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stamps/{stamp_id}/sigstore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stamp as a Sigstore bundle
+         * @description The stamp as a Sigstore bundle v0.3 (protobuf-specs `dev.sigstore.bundle.v1.Bundle`, in its
+         *     JSON mapping), which Sigstore's clients verify (docs/sigstore.md):
+         *
+         *     - `messageSignature`: the document's digest (`SHA2_256` or `SHA3_256`, the stamp's
+         *       algorithm) and an ECDSA P-256 signature over it by the `sigstore` key of the key ring
+         *       (`GET /keys`) that belongs to the service key of the stamp's time;
+         *     - `verificationMaterial.publicKey.hint`: that key's `key_id`; its `public_key_pem` is the
+         *       key a verifier supplies;
+         *     - `verificationMaterial.tlogEntries`: the stamp's `hashedrekord` 0.0.2 entry in the stamp
+         *       log (its origin: the transparency log's, `LOG_ORIGIN`, followed by `/stamps`), with its
+         *       inclusion proof and the signed checkpoint that covers it;
+         *     - `verificationMaterial.timestampVerificationData.rfc3161Timestamps`: a token of this
+         *       service's TSA over the signature bytes (SHA-256 imprint), dated to the stamp's
+         *       `created_at`, serial number 2^128 + the stamp id's ULID.
+         *
+         *     A stamp enters the stamp log when its bundle is first asked for, so stamping costs nothing
+         *     more; the answer waits for that append. The trust anchors are `GET /sigstore/trusted_root.json`
+         *     and the key from `GET /keys`. A stamp still pending answers 409 `stamp_not_confirmed` with
+         *     `Retry-After` (its batch seals within `BATCH_INTERVAL_MS`); a BLAKE3 stamp 422
+         *     `timestamp_algorithm_unsupported` (Sigstore names no BLAKE3 digest).
+         */
+        get: operations["getStampSigstoreBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stamps/{stamp_id}/verify": {
         parameters: {
             query?: never;
@@ -1239,6 +1278,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sigstore/trusted_root.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This deployment's Sigstore trusted root
+         * @description A `dev.sigstore.trustedroot.v1.TrustedRoot` (JSON mapping) for the bundles of `GET /stamps/{stamp_id}/sigstore`: `tlogs` holds the stamp log once per log key of the ring that is not revoked (Ed25519, `checkpointKeyId` the C2SP signed-note key id), and `timestampAuthorities` each TSA certificate chain of the ring; each `validFor` is its key's period, so bundles made before a rotation verify after it. No certificate authorities and no CT logs: stamps are signed by keys, not certificates.
+         */
+        get: operations["getSigstoreTrustedRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1832,15 +1891,112 @@ export interface components {
             /** @description The latest signed checkpoint. */
             checkpoint: string;
         };
+        /** @description A Sigstore bundle v0.3 (protobuf-specs JSON mapping; bytes in standard base64, 64-bit integers as strings). */
+        SigstoreBundle: {
+            /** @constant */
+            mediaType: "application/vnd.dev.sigstore.bundle.v0.3+json";
+            verificationMaterial: {
+                publicKey: {
+                    /** @description The `key_id` of a `sigstore` key in `GET /keys`. */
+                    hint: string;
+                };
+                tlogEntries: components["schemas"]["SigstoreTlogEntry"][];
+                timestampVerificationData: {
+                    rfc3161Timestamps: {
+                        signedTimestamp: components["schemas"]["Base64"];
+                    }[];
+                };
+            };
+            messageSignature: {
+                messageDigest: {
+                    /** @enum {string} */
+                    algorithm: "SHA2_256" | "SHA3_256";
+                    digest: components["schemas"]["Base64"];
+                };
+                signature: components["schemas"]["Base64"];
+            };
+        };
+        /** @description A `hashedrekord` 0.0.2 entry of the stamp log with its inclusion proof (`dev.sigstore.rekor.v1.TransparencyLogEntry`). */
+        SigstoreTlogEntry: {
+            logIndex: string;
+            logId: {
+                keyId: components["schemas"]["Base64"];
+            };
+            kindVersion: {
+                /** @constant */
+                kind: "hashedrekord";
+                /** @constant */
+                version: "0.0.2";
+            };
+            inclusionProof: {
+                logIndex: string;
+                rootHash: components["schemas"]["Base64"];
+                treeSize: string;
+                hashes: components["schemas"]["Base64"][];
+                checkpoint: {
+                    /** @description The C2SP signed checkpoint of the stamp log. */
+                    envelope: string;
+                };
+            };
+            /** @description The RFC 8785 text of the Rekor v2 `hashedrekord` 0.0.2 entry, the log entry's bytes. */
+            canonicalizedBody: components["schemas"]["Base64"];
+        };
+        SigstoreTimeRange: {
+            /** Format: date-time */
+            start: string;
+            /** Format: date-time */
+            end?: string;
+        };
+        /** @description A Sigstore trusted root (`dev.sigstore.trustedroot.v1.TrustedRoot`, JSON mapping). */
+        SigstoreTrustedRoot: {
+            /** @constant */
+            mediaType: "application/vnd.dev.sigstore.trustedroot+json;version=0.1";
+            tlogs: {
+                /** @description `https://` and the stamp log origin: Sigstore clients match a checkpoint signature's key name against it. */
+                baseUrl: string;
+                /** @constant */
+                hashAlgorithm: "SHA2_256";
+                publicKey: {
+                    /** @description The Ed25519 log key as DER SubjectPublicKeyInfo. */
+                    rawBytes: components["schemas"]["Base64"];
+                    /** @constant */
+                    keyDetails: "PKIX_ED25519";
+                    validFor: components["schemas"]["SigstoreTimeRange"];
+                };
+                logId: {
+                    /** @description SHA-256 of the key's DER SubjectPublicKeyInfo. */
+                    keyId: components["schemas"]["Base64"];
+                };
+                checkpointKeyId: {
+                    /** @description SHA-256(origin ‖ 0x0A ‖ 0x01 ‖ key): its first 4 bytes are the checkpoint signature's key hint. */
+                    keyId: components["schemas"]["Base64"];
+                };
+            }[];
+            certificateAuthorities: Record<string, never>[];
+            ctlogs: Record<string, never>[];
+            timestampAuthorities: {
+                subject: {
+                    organization: string;
+                    commonName: string;
+                };
+                certChain: {
+                    /** @description DER certificates, the TSA's first, then its CAs. */
+                    certificates: {
+                        rawBytes: components["schemas"]["Base64"];
+                    }[];
+                };
+                validFor: components["schemas"]["SigstoreTimeRange"];
+            }[];
+        };
         /** @description The deployment's key ring (`GET /keys`). */
         KeyRing: {
             keys: components["schemas"]["RingKey"][];
         };
         /**
-         * @description What the key signs: `service` stamps and batch roots, `log` checkpoints, `tsa` RFC 3161 tokens.
+         * @description What the key signs: `service` stamps and batch roots, `log` checkpoints, `tsa` RFC 3161 tokens, `sigstore` the message signatures of Sigstore bundles (an ECDSA P-256 key derived from the service key of the same `not_before`, sharing its period and state).
          * @enum {string}
          */
-        RingKeyKind: "service" | "log" | "tsa";
+        RingKeyKind: "service" | "log" | "tsa" | "sigstore";
         /**
          * @description `active` signs now (one per kind), `retired` signed in its period, `revoked` is not trusted from `revoked_at` on.
          * @enum {string}
@@ -1851,8 +2007,10 @@ export interface components {
             kind: components["schemas"]["RingKeyKind"];
             /** @description The first 8 bytes of SHA-256 of `public_key` (log keys: of `verifier_key`, which names the origin), hex. */
             key_id: string;
-            /** @description `ed25519:<hex>` for service and log keys; the PEM certificate chain (TSA certificate, then its CA certificates) for a TSA; tokens name theirs by its SHA-256 (ESSCertIDv2). */
+            /** @description `ed25519:<hex>` for service and log keys; `ecdsa-p256:<hex SEC 1 compressed point>` for a sigstore key; the PEM certificate chain (TSA certificate, then its CA certificates) for a TSA; tokens name theirs by its SHA-256 (ESSCertIDv2). */
             public_key: string;
+            /** @description The public key as a PEM SubjectPublicKeyInfo (a TSA: its certificate's key), what Sigstore clients and OpenSSL take. */
+            public_key_pem?: string;
             /** @description Log keys: the checkpoint origin they sign under. */
             origin?: string;
             /** @description Log keys: the C2SP verifier key `<origin>+<8 hex key id>+<base64 key>`. */
@@ -3485,6 +3643,62 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["NotConfirmed"];
+            422: components["responses"]["TimestampUnsupported"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStampSigstoreBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stamp id.
+                 * @example stp_01JD3X7Q6V9M2K8T4R5N0B1C2D
+                 */
+                stamp_id: components["parameters"]["StampIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.dev.sigstore.bundle.v0.3+json": components["schemas"]["SigstoreBundle"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The stamp is pending (its batch is not sealed yet); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "stamp stp_01JD3X7Q6V9M2K8T4R5N0B1C2D is pending; its batch is not sealed yet",
+                     *       "code": "stamp_not_confirmed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             422: components["responses"]["TimestampUnsupported"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -5488,6 +5702,37 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["KeyRing"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSigstoreTrustedRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trusted root. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigstoreTrustedRoot"];
                 };
             };
             304: components["responses"]["NotModified"];

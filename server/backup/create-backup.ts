@@ -21,7 +21,8 @@ import { integrityProblems, snapshotSqlite } from "./sqlite-snapshot.js";
 type BackupConfig = Pick<
   Config,
   "DATA_DIR" | "DATABASE_URL" | "SERVICE_SIGNING_KEY_FILE" | "AT_REST_KEY_FILE" | "AT_REST_KEY"
->;
+> &
+  Partial<Pick<Config, "AT_REST_KEY_COMMAND" | "AT_REST_KEY_COMMAND_TIMEOUT_SECONDS">>;
 
 export interface BackupOptions {
   /** Only the key files: how a PostgreSQL deployment saves what pg_dump does not. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.js";
-import { defaultKeyFiles } from "../keys/service-keys.js";
+import { defaultKeyFiles, runKeyCommand } from "../keys/service-keys.js";
 
 /** A key file as a backup stores it: its name in `keys/`, its bytes and where it came from. */
 export interface KeyFile {
@@ -11,7 +11,8 @@ export interface KeyFile {
   source?: string;
 }
 
-type KeyConfig = Pick<Config, "DATA_DIR" | "SERVICE_SIGNING_KEY_FILE" | "AT_REST_KEY_FILE" | "AT_REST_KEY">;
+type KeyConfig = Pick<Config, "DATA_DIR" | "SERVICE_SIGNING_KEY_FILE" | "AT_REST_KEY_FILE" | "AT_REST_KEY"> &
+  Partial<Pick<Config, "AT_REST_KEY_COMMAND" | "AT_REST_KEY_COMMAND_TIMEOUT_SECONDS">>;
 
 /**
  * The keys the server uses: every file of DATA_DIR/keys/ (signing, at-rest, TSA, development fee
@@ -34,6 +35,10 @@ export function collectKeyFiles(config: KeyConfig): KeyFile[] {
     put(defaultKeyFiles.atRest, readConfigured(path), `AT_REST_KEY_FILE=${path}`);
   } else if (config.AT_REST_KEY) {
     put(defaultKeyFiles.atRest, Buffer.from(`${config.AT_REST_KEY}\n`), "AT_REST_KEY");
+  } else if (config.AT_REST_KEY_COMMAND) {
+    // Run as the server runs it: without the key the ring's sealed keys cannot be opened.
+    const key = runKeyCommand(config.AT_REST_KEY_COMMAND, config.AT_REST_KEY_COMMAND_TIMEOUT_SECONDS ?? 30);
+    put(defaultKeyFiles.atRest, Buffer.from(`${key.trim()}\n`), "AT_REST_KEY_COMMAND");
   }
   return [...files.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -42,13 +42,18 @@ export async function rotateKey(
   options: RotateOptions = {},
 ): Promise<Rotated> {
   const { repo, clock, overlapMs } = ports;
+  if (kind === "sigstore") {
+    throw new Error(
+      "a sigstore key is derived from its service key: rotate the service key (--kind service)",
+    );
+  }
   const next = kind === "tsa" ? await nextTsaKey(ports, options.tsa) : await nextKey(ports, kind, options);
   return repo.rotate(next, { now: () => clock.now(), overlapMs });
 }
 
 async function nextKey(
   { repo, atRest, clock }: RotationPorts,
-  kind: Exclude<RingKeyKind, "tsa">,
+  kind: "service" | "log",
   options: RotateOptions,
 ): Promise<StoredRingKey> {
   const current = (await repo.list()).find((k) => k.kind === kind && k.state === "active");
@@ -97,7 +102,9 @@ export async function revokeKey(
   const replacements: Partial<Record<RingKeyKind, StoredRingKey>> = {};
   for (const role of activeRoles) {
     replacements[role.kind] =
-      role.kind === "tsa" ? await nextTsaKey(ports) : await nextKey(ports, role.kind, {});
+      role.kind === "tsa"
+        ? await nextTsaKey(ports)
+        : await nextKey(ports, role.kind as "service" | "log", {});
   }
   return ports.repo.revoke(kind, keyId, revocation, { now: () => ports.clock.now(), replacements });
 }

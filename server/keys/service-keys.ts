@@ -106,7 +106,7 @@ function parseAtRestKey(text: string): Buffer {
  * pipes and quoting work as typed. A failure is one line, with the last line the command wrote to
  * stderr: never anything of its stdout, where a key may be.
  */
-function runKeyCommand(command: string, timeoutSeconds: number): string {
+export function runKeyCommand(command: string, timeoutSeconds: number): string {
   try {
     return execFileSync("/bin/sh", ["-c", command], {
       encoding: "utf8",

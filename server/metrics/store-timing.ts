@@ -22,6 +22,7 @@ const repositories: Record<Repository, true> = {
   proofs: true,
   log: true,
   logTiles: true,
+  stampLog: true,
   anchors: true,
   keyRing: true,
 };

@@ -7,6 +7,7 @@ import type { KeyRingRepository } from "../keys/key-ring-repository.js";
 import type { LogRepository } from "../log/log-repository.js";
 import type { LogTileRepository } from "../log/log-tile-repository.js";
 import type { ProofRepository } from "../proofs/proof-repository.js";
+import type { StampLogRepository } from "../sigstore/stamp-log-repository.js";
 import type { StampRepository } from "../stamps/stamp-repository.js";
 import type { VaultRepository } from "../vault/vault-repository.js";
 import type { StoreAvailability } from "./store-availability.js";
@@ -46,6 +47,8 @@ export interface Store {
   readonly log: LogRepository;
   /** The log as C2SP tiles: the files of the tiled log by path. */
   readonly logTiles: LogTileRepository;
+  /** The stamp log: the `hashedrekord` entries of Sigstore bundles and their checkpoints. */
+  readonly stampLog: StampLogRepository;
   /** Anchor records of batches (log, rfc3161, bitcoin, ethereum). */
   readonly anchors: AnchorRepository;
   /** The deployment's key ring and the at-rest key's check value (server/keys/key-ring.ts). */

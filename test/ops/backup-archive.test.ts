@@ -73,6 +73,29 @@ describe("stampd backup archive", () => {
     }
   });
 
+  it("carries the at-rest key AT_REST_KEY_COMMAND prints, so the restored folder opens the key ring without it", async () => {
+    const keyFile = path("kms-answer");
+    writeFileSync(keyFile, `${external.AT_REST_KEY}\n`, { mode: 0o600 });
+    const env = {
+      DATA_DIR: path("data"),
+      SERVICE_SIGNING_KEY_FILE: external.SERVICE_SIGNING_KEY_FILE,
+      AT_REST_KEY_COMMAND: `cat ${keyFile}`,
+    };
+    const file = path("command.tar.gz");
+    const run = await stampd(env, "backup", file);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/keys\/at-rest\.key .*\(from AT_REST_KEY_COMMAND\)/);
+    const target = path("restored-command");
+    expect((await stampd({ DATA_DIR: target }, "restore", file)).code).toBe(0);
+    expect(readFileSync(join(target, "keys", "at-rest.key"), "utf8").trim()).toBe(external.AT_REST_KEY);
+    const svc = await startService({ DATA_DIR: target });
+    try {
+      expect(svc.service.ctx.keys.signing.publicKey).toBe(serviceKey);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it.each([
     [
       "a member changed after the manifest was written",

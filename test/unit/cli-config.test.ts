@@ -12,4 +12,12 @@ describe("stampd config", () => {
     expect(shown.DATABASE_URL).toBe("postgres://app:****@db.internal:5432/stampd");
     expect(JSON.stringify(shown)).not.toContain("hunter2");
   });
+
+  it("masks the at-rest key command, whose line may carry a secret manager's token", () => {
+    const shown = maskedConfig({
+      AT_REST_KEY_COMMAND: "vault kv get -field=key -token=s.hunter2 secret/stampd",
+    });
+    expect(shown.AT_REST_KEY_COMMAND).toBe("****");
+    expect(JSON.stringify(shown)).not.toContain("hunter2");
+  });
 });

@@ -23,6 +23,17 @@ export class Log extends APIResource {
   }
 
   /**
+   * `GET /sigstore/trusted_root.json`: the deployment's Sigstore trusted root (its stamp log keys
+   * and TSA certificate chains), for verifying `stamps.sigstoreBundle()` with Sigstore's clients.
+   *
+   * @example
+   * await writeFile("trusted_root.json", JSON.stringify(await client.log.sigstoreTrustedRoot()));
+   */
+  sigstoreTrustedRoot(options?: RequestOptions): Promise<Schemas["SigstoreTrustedRoot"]> {
+    return this.core.request("GET", (init) => this.http.GET("/sigstore/trusted_root.json", init), options);
+  }
+
+  /**
    * `GET /log`: origin, verifier key (pin it for `verifyCheckpoint`) and the latest checkpoint.
    *
    * @example

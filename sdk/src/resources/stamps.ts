@@ -109,6 +109,24 @@ export class Stamps extends APIResource {
   }
 
   /**
+   * `GET /stamps/{stamp_id}/sigstore`: the stamp as a Sigstore bundle v0.3 (docs/sigstore.md),
+   * which Sigstore's clients verify with `GET /sigstore/trusted_root.json` and the `sigstore` key
+   * of `GET /keys` its `verificationMaterial.publicKey.hint` names (409 while pending).
+   *
+   * @example
+   * const bundle = await client.stamps.sigstoreBundle(stamp.stamp_id);
+   * await writeFile("contract.pdf.sigstore.json", JSON.stringify(bundle));
+   */
+  sigstoreBundle(stampId: string, options?: RequestOptions): Promise<Schemas["SigstoreBundle"]> {
+    return this.core.request(
+      "GET",
+      (init) =>
+        this.http.GET("/stamps/{stamp_id}/sigstore", { ...init, params: { path: { stamp_id: stampId } } }),
+      options,
+    );
+  }
+
+  /**
    * `GET /stamps/{stamp_id}/timestamp.tsr`: the stamp as a DER RFC 3161 TimeStampResp of the
    * service's TSA, for `openssl ts -verify -data <document> -in <file> -CAfile <GET /tsa/ca.pem>`.
    *

@@ -46,12 +46,13 @@ async function timeStampToken(facts: TokenFacts, signer: TsaSigner): Promise<pki
     genTime: facts.genTime,
   });
   const content = new Uint8Array(tstInfo.toSchema().toBER());
+  const encapContentInfo = new pkijs.EncapsulatedContentInfo({ eContentType: OID.tstInfo });
+  // Set after construction: pkijs's constructor splits an OCTET STRING into a constructed one
+  // (BER), which DER forbids and Sigstore's verifiers do not read (they find no TSTInfo in it).
+  encapContentInfo.eContent = new asn1js.OctetString({ valueHex: content });
   const signedData = new pkijs.SignedData({
     version: 3,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({
-      eContentType: OID.tstInfo,
-      eContent: new asn1js.OctetString({ valueHex: content }),
-    }),
+    encapContentInfo,
     signerInfos: [
       new pkijs.SignerInfo({
         version: 1,

@@ -40,7 +40,9 @@ export function errorHandler(logger: Logger) {
     }
     if (err instanceof ServiceError) {
       if (err.code === "unauthenticated") res.setHeader("WWW-Authenticate", bearerChallenge(err.reason));
-      if (err.code === "unavailable") res.setHeader("Retry-After", String(err.retryAfter ?? 1));
+      // A 503 always says when to come back; another refusal when it knows (a pending stamp's 409).
+      if (err.code === "unavailable" || err.retryAfter !== undefined)
+        res.setHeader("Retry-After", String(err.retryAfter ?? 1));
       res.status(httpStatus[err.code]).json(body(err.message, err.reason, err.fieldErrors));
       return;
     }

@@ -11,6 +11,7 @@ import { PostgresKeyRingRepository } from "./postgres-key-ring-repository.js";
 import { PostgresLogRepository } from "./postgres-log-repository.js";
 import { PostgresLogTileRepository } from "./postgres-log-tile-repository.js";
 import { PostgresProofRepository } from "./postgres-proof-repository.js";
+import { PostgresStampLogRepository } from "./postgres-stamp-log-repository.js";
 import { PostgresStampRepository } from "./postgres-stamp-repository.js";
 import { PostgresVaultRepository } from "./postgres-vault-repository.js";
 
@@ -33,6 +34,7 @@ export class PostgresStore implements Store {
   readonly proofs: PostgresProofRepository;
   readonly log: PostgresLogRepository;
   readonly logTiles: PostgresLogTileRepository;
+  readonly stampLog: PostgresStampLogRepository;
   readonly anchors: PostgresAnchorRepository;
   readonly keyRing: PostgresKeyRingRepository;
   readonly availability = new StoreAvailability();
@@ -51,6 +53,7 @@ export class PostgresStore implements Store {
     this.proofs = new PostgresProofRepository(this.pool);
     this.log = new PostgresLogRepository(this.pool);
     this.logTiles = new PostgresLogTileRepository(this.pool);
+    this.stampLog = new PostgresStampLogRepository(this.pool);
     this.anchors = new PostgresAnchorRepository(this.pool);
     this.keyRing = new PostgresKeyRingRepository(this.pool);
   }

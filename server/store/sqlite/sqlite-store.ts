@@ -13,6 +13,7 @@ import { SqliteKeyRingRepository } from "./sqlite-key-ring-repository.js";
 import { SqliteLogRepository } from "./sqlite-log-repository.js";
 import { SqliteLogTileRepository } from "./sqlite-log-tile-repository.js";
 import { SqliteProofRepository } from "./sqlite-proof-repository.js";
+import { SqliteStampLogRepository } from "./sqlite-stamp-log-repository.js";
 import { SqliteStampRepository } from "./sqlite-stamp-repository.js";
 import { SqliteVaultRepository } from "./sqlite-vault-repository.js";
 
@@ -33,6 +34,7 @@ export class SqliteStore implements Store {
   readonly proofs: SqliteProofRepository;
   readonly log: SqliteLogRepository;
   readonly logTiles: SqliteLogTileRepository;
+  readonly stampLog: SqliteStampLogRepository;
   readonly anchors: SqliteAnchorRepository;
   readonly keyRing: SqliteKeyRingRepository;
   readonly availability = new StoreAvailability();
@@ -67,6 +69,7 @@ export class SqliteStore implements Store {
     this.proofs = diskFull.guard(new SqliteProofRepository(this.db));
     this.log = diskFull.guard(new SqliteLogRepository(this.db));
     this.logTiles = diskFull.guard(new SqliteLogTileRepository(this.db));
+    this.stampLog = diskFull.guard(new SqliteStampLogRepository(this.db));
     this.anchors = diskFull.guard(new SqliteAnchorRepository(this.db));
     this.keyRing = diskFull.guard(new SqliteKeyRingRepository(this.db));
   }

@@ -1,0 +1,23 @@
+import { logOrigin } from "../config.js";
+import type { AppContext } from "../context.js";
+import type { TimestampAuthority } from "../proofs/tsa/authority.js";
+import { SigstoreService } from "./sigstore-service.js";
+import { StampLog } from "./stamp-log.js";
+import { stampLogOrigin } from "./trusted-root.js";
+
+export type SigstorePorts = Pick<AppContext, "config" | "store" | "keys" | "clock">;
+
+/** Assembles the stamp log and the Sigstore bundles of stamps (docs/sigstore.md). */
+export function createSigstoreDomain(ports: SigstorePorts, tsa: TimestampAuthority): SigstoreService {
+  const { config, store, keys, clock } = ports;
+  if (!keys.ring) throw new Error("Sigstore bundles are signed with the key ring's keys: open them first");
+  const origin = stampLogOrigin(logOrigin(config));
+  const log = new StampLog(store.stampLog, keys.log ?? keys.signing, origin, clock);
+  return new SigstoreService({
+    stamps: store.stamps,
+    log,
+    ring: keys.ring,
+    tsa,
+    pendingRetryAfterSeconds: Math.ceil(config.BATCH_INTERVAL_MS / 1000),
+  });
+}

@@ -1,0 +1,36 @@
+import type { StoredCheckpoint } from "../log/log-repository.js";
+
+/** An entry to append to the stamp log: a stamp's `hashedrekord` body (its log entry bytes). */
+export interface NewStampLogEntry {
+  stampId: string;
+  body: Uint8Array;
+  /** RFC 6962 leaf hash of `body`. */
+  leafHash: Uint8Array;
+}
+
+/** A stamp's entry in the stamp log. */
+export interface StampLogEntry {
+  index: number;
+  body: Uint8Array;
+}
+
+/**
+ * The stamp log (`store.stampLog`, docs/sigstore.md): an append-only log whose entries are the
+ * `hashedrekord` bodies of stamps, and its signed checkpoints.
+ */
+export interface StampLogRepository {
+  /**
+   * Appends, at the next indexes and in one transaction, the entries whose stamp is not in the log
+   * yet (PostgreSQL: under a lock on the log, so two instances never take one index). Resolves
+   * the log's size afterwards.
+   */
+  append(entries: readonly NewStampLogEntry[], now: Date): Promise<number>;
+  /** The stamp's entry, if it was appended. */
+  entryOf(stampId: string): Promise<StampLogEntry | undefined>;
+  /** The leaf hashes from index `from` on, in index order. */
+  leafHashesFrom(from: number): Promise<Uint8Array[]>;
+  /** Stores a checkpoint; one of the same size already stored wins (both are deterministic). */
+  saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void>;
+  /** The checkpoint of the largest tree, if any was signed. */
+  latestCheckpoint(): Promise<StoredCheckpoint | undefined>;
+}

@@ -1,0 +1,71 @@
+import { createHash, X509Certificate } from "node:crypto";
+import { ed25519KeyHash } from "../../core/checkpoint.js";
+import type { RingKey } from "../../core/key-ring.js";
+import type { components } from "../../gen/openapi/types.js";
+import { publicKeySpki } from "../keys/sigstore-key.js";
+import { rawEd25519 } from "../log/checkpoint-signer.js";
+
+export type SigstoreTrustedRoot = components["schemas"]["SigstoreTrustedRoot"];
+type TlogInstance = SigstoreTrustedRoot["tlogs"][number];
+type TimestampAuthority = SigstoreTrustedRoot["timestampAuthorities"][number];
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+/** The stamp log's origin for a transparency log origin: its own name, so checkpoints never mix. */
+export const stampLogOrigin = (logOrigin: string): string => `${logOrigin}/stamps`;
+
+/**
+ * The stamp log as a Sigstore trusted root lists it, once per log key (of its origin then): the
+ * Ed25519 key as SPKI, `logId` Rekor's SHA-256 of it, `checkpointKeyId` the signed-note key hash
+ * whose first 4 bytes Sigstore clients match against a checkpoint signature's key hint, and a
+ * `baseUrl` they match the signature's key name against.
+ */
+export function stampLogInstance(logKey: RingKey): TlogInstance {
+  const origin = stampLogOrigin(logKey.origin!);
+  const spki = publicKeySpki(logKey.public_key);
+  return {
+    baseUrl: `https://${origin}`,
+    hashAlgorithm: "SHA2_256",
+    publicKey: { rawBytes: base64(spki), keyDetails: "PKIX_ED25519", validFor: { start: logKey.not_before } },
+    logId: { keyId: base64(createHash("sha256").update(spki).digest()) },
+    checkpointKeyId: { keyId: base64(ed25519KeyHash(origin, rawEd25519(logKey.public_key))) },
+  };
+}
+
+/** A TSA key of the ring as a Sigstore timestamp authority: its chain, trusted for its period. */
+function timestampAuthority(tsaKey: RingKey): TimestampAuthority {
+  const blocks =
+    tsaKey.public_key.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const certificates = blocks.map((block) => new X509Certificate(block));
+  const ends = [tsaKey.not_after, tsaKey.revoked_at].filter((t): t is string => t !== undefined).sort();
+  return {
+    subject: {
+      organization: subjectField(certificates[0]!, "O") ?? "stampd",
+      commonName: subjectField(certificates[0]!, "CN") ?? "stampd TSA",
+    },
+    certChain: { certificates: certificates.map((cert) => ({ rawBytes: base64(cert.raw) })) },
+    validFor: { start: tsaKey.not_before, ...(ends[0] && { end: ends[0] }) },
+  };
+}
+
+const subjectField = (cert: X509Certificate, name: string): string | undefined =>
+  cert.subject
+    .split("\n")
+    .find((line) => line.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+
+/**
+ * This deployment's Sigstore trusted root: the stamp log under every log key not revoked (a
+ * checkpoint carries no time, so a revoked key's vouch for nothing) and every TSA chain, each for
+ * its key's period, so bundles made before a rotation verify after it. No certificate
+ * authorities and no CT logs: bundles name keys, not certificates.
+ */
+export function trustedRoot(ring: readonly RingKey[]): SigstoreTrustedRoot {
+  return {
+    mediaType: "application/vnd.dev.sigstore.trustedroot+json;version=0.1",
+    tlogs: ring.filter((k) => k.kind === "log" && k.state !== "revoked" && k.origin).map(stampLogInstance),
+    certificateAuthorities: [],
+    ctlogs: [],
+    timestampAuthorities: ring.filter((k) => k.kind === "tsa").map(timestampAuthority),
+  };
+}

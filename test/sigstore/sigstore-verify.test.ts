@@ -1,0 +1,141 @@
+import { createPublicKey } from "node:crypto";
+import { bundleFromJSON } from "@sigstore/bundle";
+import { TrustedRoot } from "@sigstore/protobuf-specs";
+import { toSignedEntity, toTrustMaterial, Verifier } from "@sigstore/verify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { components } from "../../gen/openapi/types.js";
+import { type RunningService, startService } from "../helpers/service.js";
+import { createStamp } from "../stamps/helpers.js";
+
+type Bundle = components["schemas"]["SigstoreBundle"];
+type TrustedRootJson = components["schemas"]["SigstoreTrustedRoot"];
+type RingKey = components["schemas"]["RingKey"];
+
+let svc: RunningService;
+const get = (path: string) => fetch(`${svc.baseUrl}${path}`);
+const json = async <T>(path: string): Promise<T> => {
+  const res = await get(path);
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+};
+
+/**
+ * sigstore-js's own verifier, unmodified: the deployment's trusted root, the key `GET /keys`
+ * publishes under the bundle's hint, one tlog entry and one RFC 3161 timestamp required, no CT log.
+ */
+function sigstoreVerify(bundle: unknown, document: string, root: TrustedRootJson, ring: RingKey[]): void {
+  const keys = Object.fromEntries(
+    ring
+      .filter((k) => k.kind === "sigstore")
+      .map((k) => [
+        k.key_id,
+        {
+          rawBytes: createPublicKey(k.public_key_pem!).export({ type: "spki", format: "der" }),
+          validFor: {
+            start: new Date(k.not_before),
+            ...(k.not_after && { end: new Date(k.not_after) }),
+          },
+        },
+      ]),
+  );
+  const material = toTrustMaterial(TrustedRoot.fromJSON(root), keys as never);
+  const verifier = new Verifier(material, { tlogThreshold: 1, timestampThreshold: 1, ctlogThreshold: 0 });
+  verifier.verify(toSignedEntity(bundleFromJSON(bundle), Buffer.from(document)));
+}
+
+/** The bundle with one byte of a base64 field (at `path`) changed. */
+function tampered(bundle: Bundle, edit: (b: Bundle) => void): Bundle {
+  const copy = structuredClone(bundle);
+  edit(copy);
+  return copy;
+}
+const flipBase64 = (text: string, at = 10): string => {
+  const bytes = Buffer.from(text, "base64");
+  bytes[at % bytes.length]! ^= 0x01;
+  return bytes.toString("base64");
+};
+
+const content = "the lease, signed on the first of March\n";
+let bundle: Bundle;
+let root: TrustedRootJson;
+let ring: RingKey[];
+
+beforeAll(async () => {
+  svc = await startService({ RATE_LIMIT_ENABLED: "false" });
+  const stamp = await createStamp(svc, content);
+  const pending = await get(`/stamps/${stamp.stamp_id}/sigstore`);
+  expect(pending.status).toBe(409);
+  expect(pending.headers.get("retry-after")).toBe("3600");
+  expect(await pending.json()).toMatchObject({ code: "stamp_not_confirmed" });
+  await svc.service.proofs.pipeline.tick();
+  const res = await get(`/stamps/${stamp.stamp_id}/sigstore`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("application/vnd.dev.sigstore.bundle.v0.3+json");
+  bundle = (await res.json()) as Bundle;
+  root = await json<TrustedRootJson>("/sigstore/trusted_root.json");
+  ring = (await json<{ keys: RingKey[] }>("/keys")).keys;
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+describe("a REST stamp's Sigstore bundle, checked by sigstore-js's Verifier", () => {
+  it("verifies for the stamped document", () => {
+    expect(bundle.verificationMaterial.tlogEntries[0]!.kindVersion).toEqual({
+      kind: "hashedrekord",
+      version: "0.0.2",
+    });
+    expect(() => sigstoreVerify(bundle, content, root, ring)).not.toThrow();
+  });
+
+  it("fails for another document", () => {
+    expect(() => sigstoreVerify(bundle, `${content}!`, root, ring)).toThrow(/signature verification failed/);
+  });
+
+  it.each<[string, (b: Bundle) => void, RegExp]>([
+    [
+      "the signature",
+      (b) => {
+        b.messageSignature.signature = flipBase64(b.messageSignature.signature, 20);
+      },
+      /TIMESTAMP_ERROR|timestamp could not be verified/,
+    ],
+    [
+      "the inclusion proof",
+      (b) => {
+        const proof = b.verificationMaterial.tlogEntries[0]!.inclusionProof;
+        proof.hashes = proof.hashes.length
+          ? [flipBase64(proof.hashes[0]!), ...proof.hashes.slice(1)]
+          : [flipBase64(proof.rootHash)];
+      },
+      /inclusion proof|root hash|hash count/,
+    ],
+    [
+      "the checkpoint",
+      (b) => {
+        const proof = b.verificationMaterial.tlogEntries[0]!.inclusionProof;
+        const [origin, size, hash, ...rest] = proof.checkpoint.envelope.split("\n");
+        proof.checkpoint.envelope = [origin, size, flipBase64(hash!, 0), ...rest].join("\n");
+      },
+      /invalid checkpoint signature/,
+    ],
+    [
+      "the timestamp",
+      (b) => {
+        const token = b.verificationMaterial.timestampVerificationData.rfc3161Timestamps[0]!;
+        const der = Buffer.from(token.signedTimestamp, "base64");
+        der[der.length - 3]! ^= 0x01; // inside the ECDSA signature, the token's last member
+        token.signedTimestamp = der.toString("base64");
+      },
+      /timestamp could not be verified/,
+    ],
+  ])("fails with one byte of %s changed", (_name, edit, message) => {
+    expect(() => sigstoreVerify(tampered(bundle, edit), content, root, ring)).toThrow(message);
+  });
+
+  it("fails against a trusted root without the stamp log", () => {
+    expect(() => sigstoreVerify(bundle, content, { ...root, tlogs: [] }, ring)).toThrow(
+      /invalid checkpoint signature/,
+    );
+  });
+});
