@@ -106,10 +106,11 @@ function hashStamp(
   for (const [name, value] of Object.entries(query)) if (value !== undefined) fields[name] = String(value);
   const misplaced = ["preset", "generate_fp"].filter((name) => fields[name] !== undefined);
   if (misplaced.length > 0) {
-    const message = "applies to an uploaded document; a JSON body stamps a hash alone";
+    const why = "only to an uploaded document; a JSON body stamps a hash alone";
+    const verb = misplaced.length > 1 ? "apply" : "applies";
     throw invalid(
-      `${misplaced.join(" and ")}: ${message}`,
-      misplaced.map((name) => ({ path: `/query/${name}`, message })),
+      `${misplaced.join(" and ")} ${verb} ${why}`,
+      misplaced.map((name) => ({ path: `/query/${name}`, message: `applies ${why}` })),
     );
   }
   return {

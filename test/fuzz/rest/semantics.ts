@@ -23,6 +23,12 @@ interface Input {
  * words, not from the server's code, so a disagreement shows up as a failure.
  */
 const rules: Partial<Record<OperationId, (input: Input) => string[]>> = {
+  // createStamp with a JSON body (a hash; a form never parses as one): "`preset` and `generate_fp`
+  // concern an uploaded document and answer 400 `validation_failed` with a JSON body".
+  createStamp: ({ body, query }) =>
+    body.hash === undefined
+      ? []
+      : ["preset", "generate_fp"].filter((n) => query[n] !== undefined).map((n) => `${n} with a JSON body`),
   // ContentUri: "Besides the pattern, each scheme has its rules (400 validation_failed otherwise)".
   // VaultMetadata: "the object serialized as compact JSON is at most 16384 UTF-8 bytes, and objects
   // and arrays nest at most 8 levels (the metadata object itself is level 1)".
