@@ -12,7 +12,7 @@ export function createSigstoreDomain(ports: SigstorePorts, tsa: TimestampAuthori
   const { config, store, keys, clock } = ports;
   if (!keys.ring) throw new Error("Sigstore bundles are signed with the key ring's keys: open them first");
   const origin = stampLogOrigin(logOrigin(config));
-  const log = new StampLog(store.stampLog, keys.log ?? keys.signing, origin, clock);
+  const log = new StampLog(store.stampLog, keys.log ?? keys.signing, origin, clock, keys.ring);
   return new SigstoreService({
     stamps: store.stamps,
     log,

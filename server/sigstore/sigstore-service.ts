@@ -3,6 +3,7 @@ import { hexToBytes } from "@noble/hashes/utils.js";
 import type { components } from "../../gen/openapi/types.js";
 import { notFound, ServiceError } from "../errors.js";
 import type { DeploymentKeyRing, RingSigstoreKey } from "../keys/key-ring.js";
+import { noteKeyHint } from "../log/checkpoint-signer.js";
 import { ulidBytes } from "../proofs/proof-service.js";
 import type { TimestampAuthority } from "../proofs/tsa/authority.js";
 import { digestOids } from "../proofs/tsa/oids.js";
@@ -109,7 +110,7 @@ export class SigstoreService {
 
   /** The `logId` of the log key that signed `note`: the ring's log key its key hint names. */
   private checkpointLogId(note: string): { keyId: string } {
-    const hint = Buffer.from(note.trimEnd().split("\n").at(-1)!.split(" ").at(-1)!, "base64").subarray(0, 4);
+    const hint = noteKeyHint(note);
     const signer = this.deps.ring.entries
       .filter((k) => k.kind === "log" && k.origin)
       .map(stampLogInstance)

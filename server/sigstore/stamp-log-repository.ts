@@ -31,6 +31,8 @@ export interface StampLogRepository {
   leafHashesFrom(from: number): Promise<Uint8Array[]>;
   /** Stores a checkpoint; one of the same size already stored wins (both are deterministic). */
   saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void>;
+  /** Replaces the signature of the stored checkpoint of that size (its log key was revoked). */
+  replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void>;
   /** The checkpoint of the largest tree, if any was signed. */
   latestCheckpoint(): Promise<StoredCheckpoint | undefined>;
 }

@@ -1,7 +1,9 @@
 import type { Clock } from "../clock.js";
 import { merkle } from "../fingerprints/merkle.js";
 import type { Signer } from "../keys/ed25519.js";
-import { signedCheckpoint } from "../log/checkpoint-signer.js";
+import type { DeploymentKeyRing } from "../keys/key-ring.js";
+import { vouchedSigner } from "../keys/vouched-signer.js";
+import { signedBy, signedCheckpoint } from "../log/checkpoint-signer.js";
 import type { StoredCheckpoint } from "../log/log-repository.js";
 import { LogTree } from "../log/log-tree.js";
 import type { StampLogEntry, StampLogRepository } from "./stamp-log-repository.js";
@@ -32,6 +34,8 @@ export class StampLog {
     private readonly signer: Signer,
     readonly origin: string,
     private readonly clock: Clock,
+    /** The key ring, which must vouch for the log key before a checkpoint is signed with it. */
+    private readonly ring?: Pick<DeploymentKeyRing, "vouches">,
   ) {}
 
   /**
@@ -48,6 +52,7 @@ export class StampLog {
     }
     let checkpoint = await this.repo.latestCheckpoint();
     if (!checkpoint || checkpoint.treeSize <= entry.index) checkpoint = await this.sign();
+    else checkpoint = await this.signedByVouchedKey(checkpoint);
     if (checkpoint.treeSize > this.tree.size) await this.catchUp();
     const inclusionProof = this.tree.inclusionProof(entry.index, checkpoint.treeSize);
     return { ...entry, checkpoint, inclusionProof };
@@ -78,8 +83,23 @@ export class StampLog {
   /** Signs a checkpoint of the log as stored now and stores it; resolves the latest stored. */
   private async sign(): Promise<StoredCheckpoint> {
     await this.catchUp();
-    await this.repo.saveCheckpoint(signedCheckpoint(this.signer, this.origin, this.tree, this.clock.now()));
+    const { signer, at } = await vouchedSigner(this.ring, "log", this.signer, this.clock);
+    await this.repo.saveCheckpoint(signedCheckpoint(signer, this.origin, this.tree, this.tree.size, at));
     return (await this.repo.latestCheckpoint())!;
+  }
+
+  /**
+   * `checkpoint`, or the same tree signed again when the log key the ring vouches for now did not
+   * sign it: a checkpoint carries no time, so a revoked log key's verify nowhere (the trusted root
+   * leaves that key out), and the bundles of a log that stopped growing must verify all the same.
+   */
+  private async signedByVouchedKey(checkpoint: StoredCheckpoint): Promise<StoredCheckpoint> {
+    const { signer, at } = await vouchedSigner(this.ring, "log", this.signer, this.clock);
+    if (signedBy(checkpoint.note, signer, this.origin)) return checkpoint;
+    if (checkpoint.treeSize > this.tree.size) await this.catchUp();
+    const again = signedCheckpoint(signer, this.origin, this.tree, checkpoint.treeSize, at);
+    await this.repo.replaceCheckpoint(again);
+    return again;
   }
 
   /** Loads the leaf hashes appended since the last catch-up; concurrent calls run one after another. */

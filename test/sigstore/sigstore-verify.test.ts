@@ -1,11 +1,15 @@
-import { createPublicKey } from "node:crypto";
+import { createHash, createPublicKey } from "node:crypto";
 import { bundleFromJSON } from "@sigstore/bundle";
 import { TrustedRoot } from "@sigstore/protobuf-specs";
 import { toSignedEntity, toTrustMaterial, Verifier } from "@sigstore/verify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import type { components } from "../../gen/openapi/types.js";
+import { StampdSocket } from "../../sdk/src/ws/client.js";
+import { connectClient } from "../grpc/fixture.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp } from "../stamps/helpers.js";
+import { wsUrl } from "../ws/ws-client.js";
 
 type Bundle = components["schemas"]["SigstoreBundle"];
 type TrustedRootJson = components["schemas"]["SigstoreTrustedRoot"];
@@ -137,5 +141,43 @@ describe("a REST stamp's Sigstore bundle, checked by sigstore-js's Verifier", ()
     expect(() => sigstoreVerify(bundle, content, { ...root, tlogs: [] }, ring)).toThrow(
       /invalid checkpoint signature/,
     );
+  });
+});
+
+const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+
+/** The bundle of a stamp once its batch is sealed. */
+async function sealedBundle(stampId: string): Promise<Bundle> {
+  await svc.service.proofs.pipeline.tick();
+  return json<Bundle>(`/stamps/${stampId}/sigstore`);
+}
+
+describe("stamps of SHA-256 hashes made over gRPC and WebSocket", () => {
+  it("have bundles that verify for their documents, each a later entry of the same stamp log", async () => {
+    const grpcDocument = "a deed hashed by a gRPC client\n";
+    const { stamp } = await connectClient(svc).createStamp({ contentHash: sha256(grpcDocument) });
+    const socket = new StampdSocket({ url: wsUrl(svc.baseUrl), WebSocket });
+    const wsDocument = "a will hashed by a WebSocket client\n";
+    const created = await socket.stamp({ contentHash: sha256(wsDocument) });
+    socket.close();
+    for (const [id, document] of [
+      [stamp!.id, grpcDocument],
+      [created.id, wsDocument],
+    ] as const) {
+      const hashBundle = await sealedBundle(id);
+      expect(hashBundle.messageSignature.messageDigest.algorithm).toBe("SHA2_256");
+      expect(Number(hashBundle.verificationMaterial.tlogEntries[0]!.logIndex)).toBeGreaterThan(0);
+      expect(() => sigstoreVerify(hashBundle, document, root, ring)).not.toThrow();
+      expect(() => sigstoreVerify(hashBundle, content, root, ring)).toThrow();
+    }
+  });
+
+  it("answers a BLAKE3 stamp 422 and an unknown stamp 404", async () => {
+    const { stamp } = await connectClient(svc).createStamp({ contentHash: `blake3:${"0".repeat(64)}` });
+    await svc.service.proofs.pipeline.tick();
+    const res = await get(`/stamps/${stamp!.id}/sigstore`);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: "timestamp_algorithm_unsupported" });
+    expect((await get("/stamps/stp_01JD3X7Q6V9M2K8T4R5N0B1C2D/sigstore")).status).toBe(404);
   });
 });

@@ -68,6 +68,15 @@ export class PostgresStampLogRepository implements StampLogRepository {
     );
   }
 
+  async replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
+    const { tree_size, note, signed_at } = checkpointParams(checkpoint, postgresEncoding);
+    await this.pool.query("UPDATE stamp_log_checkpoints SET note = $2, signed_at = $3 WHERE tree_size = $1", [
+      tree_size,
+      note,
+      signed_at,
+    ]);
+  }
+
   async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
     const { rows } = await this.pool.query<CheckpointRow>(
       "SELECT * FROM stamp_log_checkpoints ORDER BY tree_size DESC LIMIT 1",

@@ -48,6 +48,11 @@ export class SqliteStampLogRepository implements StampLogRepository {
     this.sql().saveCheckpoint.run(checkpointParams(checkpoint, sqliteEncoding));
   }
 
+  async replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
+    const { tree_size, note, signed_at } = checkpointParams(checkpoint, sqliteEncoding);
+    this.sql().replaceCheckpoint.run({ tree_size, note, signed_at });
+  }
+
   async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
     const row = this.sql().latest.get() as CheckpointRow | undefined;
     return row && checkpointOf(row);
@@ -67,6 +72,9 @@ function prepare(db: Database.Database) {
     saveCheckpoint: db.prepare(
       `INSERT INTO stamp_log_checkpoints (tree_size, root, note, signed_at)
        VALUES (@tree_size, @root, @note, @signed_at) ON CONFLICT (tree_size) DO NOTHING`,
+    ),
+    replaceCheckpoint: db.prepare(
+      "UPDATE stamp_log_checkpoints SET note = @note, signed_at = @signed_at WHERE tree_size = @tree_size",
     ),
     latest: db.prepare("SELECT * FROM stamp_log_checkpoints ORDER BY tree_size DESC LIMIT 1"),
   };
