@@ -1,6 +1,7 @@
 import type { components } from "../gen/openapi/types.js";
 import { readableTime } from "../server/pages/format.js";
 import { verdictOf } from "../server/pages/verdict.js";
+import { addCopyButtons } from "./copy-buttons.js";
 import { acceptDrops } from "./drop-zone.js";
 import { fileDigest } from "./file-digest.js";
 
@@ -18,6 +19,7 @@ type ErrorBody = Partial<components["schemas"]["Error"]> & Partial<components["s
 const FOUND_LIMIT = 10;
 
 function setUp(section: HTMLElement): void {
+  addCopyButtons(section);
   const stampsUrl = section.dataset.stampsUrl ?? "";
   const input = document.getElementById("file-input") as HTMLInputElement;
   const key = document.getElementById("api-key") as HTMLInputElement;

@@ -44,7 +44,7 @@ function fileStamping(base: string): SafeHtml {
 </div>
 <p class="hash-progress" id="hash-progress-row" hidden><label for="hash-progress">Hashing</label> <progress id="hash-progress" max="1" value="0"></progress></p>
 <p class="file-result" id="file-status" role="status" aria-live="polite"></p>
-<p class="file-hash" id="file-hash-row" hidden>SHA-256: <code class="value" id="file-hash"></code></p>
+<p class="file-hash" id="file-hash-row" hidden>SHA-256: <code class="value" id="file-hash" data-copy="file hash"></code></p>
 <div class="file-actions">
 <p><label for="api-key">API key (optional)</label> <input type="password" id="api-key" autocomplete="off" spellcheck="false" aria-describedby="api-key-note"><br><span class="note" id="api-key-note">Without a key the anonymous rate limit applies. The key stays in this page: it is sent with your request, never stored.</span></p>
 <p class="buttons"><button type="button" class="button" id="stamp-button" disabled>Stamp it</button> <button type="button" class="button" id="find-button" disabled>Find its stamps</button></p>

@@ -117,11 +117,15 @@ describe.each([1280, 390])("the landing page at %i px", (width) => {
 });
 
 describe("the landing page with a large file", () => {
-  it("hashes 300 MiB with progress shown, the page answering meanwhile, nothing uploaded", async () => {
-    const path = join(dir, "large.bin");
+  let path: string;
+  beforeAll(() => {
+    path = join(dir, "large.bin");
     writeFileSync(path, "");
     truncateSync(path, 300 * 1024 * 1024); // sparse: made at once
-    writeFileSync(path, "the end", { flag: "r+" });
+    writeFileSync(path, "not only zeros", { flag: "r+" });
+  });
+
+  it("hashes 300 MiB with progress shown, the page answering meanwhile, nothing uploaded", async () => {
     const digest = await hashOf(path);
     await open(svc, 1280);
     await page.getByLabel("Choose a file").setInputFiles(path);
@@ -145,6 +149,27 @@ describe("the landing page with a large file", () => {
     await expect(page.locator("#hash-progress-row").isHidden()).resolves.toBe(true);
     expect(requests.filter((r) => r.bytes > 0)).toEqual([]);
   }, 300_000);
+
+  it("drops the large file's hashing for a file dropped meanwhile", async () => {
+    await open(svc, 390);
+    await page.getByLabel("Choose a file").setInputFiles(path);
+    const progress = () => page.locator("#hash-progress").evaluate((p) => (p as HTMLProgressElement).value);
+    await expect.poll(progress).toBeGreaterThan(0);
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(["dropped instead"], "dropped.txt"));
+      document.getElementById("dropzone")!.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer }));
+    });
+    await expect.poll(shownHash).toBe(createHash("sha256").update("dropped instead").digest("hex"));
+    await expect(status()).resolves.toBe("Hashed dropped.txt (15 bytes) in this browser.");
+    // The large file's hashing stopped at its next slice: it moves the progress no more and never
+    // overwrites the answer (a second is many slices had it gone on).
+    await page.waitForFunction(() => document.getElementById("hash-progress-row")!.hidden);
+    const stopped = await progress();
+    await page.waitForTimeout(1000);
+    expect(await progress()).toBe(stopped);
+    await expect(status()).resolves.toBe("Hashed dropped.txt (15 bytes) in this browser.");
+  }, 120_000);
 });
 
 describe("the landing page under the rate limit", () => {
