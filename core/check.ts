@@ -75,10 +75,12 @@ export async function checkStamp(stamp: unknown, options: CheckOptions): Promise
   return {
     is_valid: signature_valid && content_hash !== "mismatch",
     signature_valid,
-    content_hash_valid: content_hash === "match",
+    // Null, not false, when there was nothing to compare: false reads as a mismatch.
+    content_hash_valid: content_hash === "not_checked" ? null : content_hash === "match",
     trust_score,
     trust_threshold: document.trust_threshold,
-    trust_met: trust_score >= document.trust_threshold,
+    // Nothing verified is never met: a threshold of 0 is not met by a signature that fails.
+    trust_met: signature_valid && trust_score >= document.trust_threshold,
     confirmed_anchors: anchors.filter((a) => a.status === "confirmed").length,
     pending_anchors: anchors.filter((a) => a.status === "pending").length,
     details: {
@@ -203,10 +205,10 @@ export function invalidFormat(stamp: unknown, problem: string): VerifyResult {
   return {
     is_valid: false,
     signature_valid: false,
-    content_hash_valid: false,
+    content_hash_valid: null,
     trust_score: 0,
     trust_threshold,
-    trust_met: 0 >= trust_threshold,
+    trust_met: false,
     confirmed_anchors: 0,
     pending_anchors: 0,
     details: {

@@ -1498,7 +1498,7 @@ export interface components {
         VaultMetadata: {
             [key: string]: unknown;
         };
-        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text below 10^15, at most 15 integer and 18 fractional digits, else `fee_receipt_invalid`; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock (`fee_receipt_expired`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
+        /** @description A fee receipt, `rcpt1.<base64url(JCS payload)>.<base64url(Ed25519 signature)>`, with payload `{id, amount, currency, recipient, issued_at, expires_at}` (amount: decimal text below 10^15, at most 15 integer and 18 fractional digits, else `fee_receipt_invalid`; times RFC 3339). The signature is over exactly the payload bytes, by one of the issuer keys the deployment trusts (`FEE_ISSUER_PUBLIC_KEYS`). Single-use: a receipt `id` is accepted once per issuer key. The payload is read as I-JSON (RFC 7493): a member named twice makes the receipt invalid. Checked in this order: format and signature (`fee_receipt_invalid`), currency and recipient (`fee_receipt_mismatch`), `expires_at` after the server's clock and `issued_at` at most `FEE_RECEIPT_MAX_AGE_SECONDS` (default 30 days) ago (`fee_receipt_expired`), `issued_at` at most `FEE_RECEIPT_CLOCK_SKEW_SECONDS` (default 300) ahead of the server's clock and before `expires_at` (`fee_receipt_invalid`), amount at least the fee (`fee_insufficient`, compared exactly, no rounding), then single use (409 `fee_receipt_used`). */
         FeeReceipt: string;
         /** @enum {string} */
         RateLimitTier: "anonymous" | "authenticated" | "premium" | "internal";
@@ -2125,7 +2125,7 @@ export interface components {
         };
         /** @description Multipart body of `POST /verify`. `stamp_json` may come before or after `file`. */
         VerifyForm: {
-            /** @description The stamp document as JSON text (400 `invalid_json` when it does not parse to an object). */
+            /** @description The stamp document as JSON text (400 `invalid_json` when it does not parse to an object): a text field, or a file part holding the JSON (`curl -F stamp_json=@stamp.json`, a file picker), read as UTF-8 within the 1 MiB text field limit. */
             stamp_json: string;
             /**
              * Format: binary
@@ -2138,23 +2138,25 @@ export interface components {
          *
          *     - `signature_valid`: the service signature is valid (made by a key of this deployment) and
          *       the author signature is valid or absent.
-         *     - `content_hash_valid`: true when a file was supplied and its hash matched; false when it did
-         *       not match or no file was supplied. `details.content_hash` tells which
-         *       (`match`, `mismatch`, `not_checked`).
+         *     - `content_hash_valid`: true when a file (or hash) was supplied and matched, false when it
+         *       did not match, null when nothing was supplied to compare (`details.content_hash`:
+         *       `match`, `mismatch`, `not_checked`).
          *     - `is_valid`: the format is valid, `signature_valid` is true, and the content hash is not a
          *       mismatch (a missing file does not make a stamp invalid).
          *     - `trust_score`: the function of `StampResponse`, applied to the verified signatures,
          *       `details.sealed`, `details.logged` and the current anchor states: service signature valid
          *       +1; author signature valid +2; sealed +1; logged +3; each other confirmed anchor +3;
-         *       pending, `unavailable` and failed anchors nothing. `trust_met = trust_score >=
-         *       trust_threshold`. The score measures evidence, independently of `is_valid`: require both.
+         *       pending, `unavailable` and failed anchors nothing. `trust_met = signature_valid and
+         *       trust_score >= trust_threshold`: nothing verified is never met (a document that is not a
+         *       stamp, or whose service signature fails, is not met even with a threshold of 0). The score
+         *       measures evidence, independently of the content hash: require `is_valid` too.
          *     - `confirmed_anchors`, `pending_anchors`: counts over `details.anchors` (an `unavailable`
          *       anchor is neither).
          */
         VerifyResponse: {
             is_valid: boolean;
             signature_valid: boolean;
-            content_hash_valid: boolean;
+            content_hash_valid: boolean | null;
             trust_score: number;
             trust_threshold: number;
             trust_met: boolean;

@@ -51,7 +51,7 @@ export class StampRequests {
     return {
       stampId,
       contentHash,
-      verified: result.is_valid && result.content_hash_valid,
+      verified: result.is_valid && result.content_hash_valid === true,
       timestamp: stamp.document.created_at,
     };
   }

@@ -55,7 +55,7 @@ describe("POST /stamps/{stamp_id}/verify", () => {
     expect(result).toEqual({
       is_valid: true,
       signature_valid: true,
-      content_hash_valid: false,
+      content_hash_valid: null,
       trust_score: 3,
       trust_threshold: 5,
       trust_met: false,
@@ -196,8 +196,10 @@ describe("POST /verify (JSON)", () => {
     expect(result).toMatchObject({
       is_valid: false,
       signature_valid: false,
-      content_hash_valid: false,
+      // Nothing was compared, and nothing verified is never met (0 of a threshold of 0 included).
+      content_hash_valid: null,
       trust_score: 0,
+      trust_met: false,
       details: {
         format: "invalid",
         service_signature: "invalid",
@@ -244,6 +246,38 @@ describe("POST /verify (multipart)", () => {
       signature_valid: true,
       details: { content_hash: "mismatch" },
     });
+  });
+
+  it.each([
+    ["before", "the original"],
+    ["after", "the original"],
+    ["without", undefined],
+  ])(
+    "stamp_json as a file part (curl -F stamp_json=@s.json, Swagger UI's picker), %s the file",
+    async (where, file) => {
+      const stampFile = {
+        name: "stamp_json",
+        value: JSON.stringify(signed.stamp_json),
+        filename: "contract.pdf.stamp.json",
+        contentType: "application/json",
+      };
+      const document = file === undefined ? [] : [filePart(file)];
+      const parts = where === "after" ? [...document, stampFile] : [stampFile, ...document];
+      const res = await postParts(`${svc.baseUrl}/verify`, parts);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({
+        is_valid: true,
+        content_hash_valid: file === undefined ? null : true,
+        details: { content_hash: file === undefined ? "not_checked" : "match" },
+      });
+    },
+  );
+
+  it("a stamp_json file part that is not UTF-8 is a 400", async () => {
+    const res = await postParts(`${svc.baseUrl}/verify`, [
+      { name: "stamp_json", value: new Uint8Array([0x7b, 0xff, 0x7d]), filename: "s.json" },
+    ]);
+    expect(res.status).toBe(400);
   });
 
   it("without a file: content not checked", async () => {

@@ -63,6 +63,7 @@ function documentUpload(stamps: StampService): HashUpload {
   };
   return {
     ...hashReading,
+    textFiles: ["stamp_json"],
     plan: (known) => ({
       settings: known.stamp_json === undefined ? hashAlgorithms : algorithmsOf(known),
       certain: true,

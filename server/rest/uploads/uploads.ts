@@ -83,6 +83,11 @@ export interface UploadOperation<S, D, T> {
   reuse(digest: D, readWith: S, final: S): D | null;
   /** Acts on the complete, valid form; `upload` is null when no file part was sent. */
   finish(fields: FormFields, upload: { file: UploadedFileInfo; digest: D } | null): Promise<T>;
+  /**
+   * Text fields that may also come as file parts (`curl -F stamp_json=@stamp.json`, the file
+   * picker Swagger UI draws for a JSON field): read whole, within the text field limit, as UTF-8.
+   */
+  textFiles?: readonly string[];
 }
 
 /**
@@ -125,6 +130,8 @@ interface Reading<S, D> {
 class UploadReceiver<S, D, T> {
   // No prototype: a field named "__proto__" must be a field like any other (and fail the schema).
   private readonly fields: Record<string, string> = Object.create(null);
+  /** Text fields being read from file parts (`UploadOperation.textFiles`). */
+  private readonly textReads: Promise<void>[] = [];
   private readonly parser: busboy.Busboy;
   private source: Readable | null = null;
   private body: PassThrough | null = null;
@@ -147,7 +154,7 @@ class UploadReceiver<S, D, T> {
       // fileSize + 1: busboy reports reaching its limit, and a file of exactly maxBytes is fine.
       limits: {
         fileSize: opts.maxBytes + 1,
-        files: 1,
+        files: 1 + (op.textFiles?.length ?? 0),
         fields: opts.maxFields,
         fieldSize: opts.maxFieldBytes,
         parts: opts.maxFields + 1,
@@ -172,6 +179,32 @@ class UploadReceiver<S, D, T> {
     else this.fields[name] = value;
   }
 
+  /** A text field sent as a file part, taken as the field once read (busboy's next part waits for it). */
+  private readTextFile(name: string, stream: Readable): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= this.opts.maxFieldBytes) chunks.push(chunk);
+    });
+    const read = new Promise<void>((resolve) => {
+      stream.on("error", (err: Error) => {
+        this.fail(malformed(err.message));
+        resolve();
+      });
+      stream.on("end", () => {
+        resolve();
+        try {
+          const text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+          this.onField(name, text, size > this.opts.maxFieldBytes);
+        } catch {
+          this.fail(malformed(`the file part "${name}" is not UTF-8 text`));
+        }
+      });
+    });
+    this.textReads.push(read);
+  }
+
   private fieldProblem(name: string, truncated: boolean): ServiceError | null {
     if (truncated) return tooLarge(`field "${name}" exceeds ${this.opts.maxFieldBytes} bytes`);
     if (name === FILE_PART) return malformed(`"${FILE_PART}" must be a file part with a filename`);
@@ -180,6 +213,10 @@ class UploadReceiver<S, D, T> {
   }
 
   private onFile(name: string, stream: Readable, info: busboy.FileInfo): void {
+    if (this.op.textFiles?.includes(name)) {
+      this.readTextFile(name, stream);
+      return;
+    }
     if (name !== FILE_PART) {
       stream.resume();
       this.fail(malformed(`unexpected file part "${name}"; the document goes in "${FILE_PART}"`));
@@ -226,6 +263,11 @@ class UploadReceiver<S, D, T> {
   }
 
   private onFinish(): void {
+    // A text field sent as a file part may still be ending when the parser is done.
+    void Promise.all(this.textReads).then(() => this.onFormRead());
+  }
+
+  private onFormRead(): void {
     if (this.settled) return;
     if (!this.reading && this.opts.fileRequired) {
       this.fail(invalid("request validation failed", [missingFile]));
