@@ -68,6 +68,8 @@ describe("the key ring", () => {
     expect(keys.map((k) => [k.kind, k.state])).toEqual([
       ["log", "active"],
       ["service", "active"],
+      // The service key's Sigstore twin (server/keys/sigstore-key.ts), with its period and state.
+      ["sigstore", "active"],
       ["tsa", "active"],
     ]);
     const tsa = keys.find((k) => k.kind === "tsa")!;
