@@ -61,7 +61,7 @@ export interface ClientOptions {
 }
 
 /** Options of `client.ws()`: those of `StampdSocket` without the address and key the client knows. */
-export type ClientSocketOptions = Omit<StampdSocketOptions, "url" | "apiKey"> & { url?: string };
+export type ClientSocketOptions = Omit<StampdSocketOptions, "url" | "apiKey"> & { url?: string | undefined };
 
 /**
  * The stampd client: REST resources, a gRPC client and WebSocket connections sharing one
