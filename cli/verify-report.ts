@@ -48,14 +48,22 @@ export function summary(stamp: unknown, result: VerifyResult, keyPinned: boolean
   const id = (stamp as { stamp_id?: unknown } | null)?.stamp_id;
   const lines = [
     `stamp ${typeof id === "string" ? id : "(unknown id)"}: ${verdict(result.is_valid, keyPinned)} (${how})`,
-    ...resultLines(result, keyPinned, how === "offline"),
+    ...resultLines(
+      result,
+      keyPinned,
+      how === "offline" && { stampId: typeof id === "string" ? id : "<stamp id>" },
+    ),
   ];
   if (result.is_valid && !keyPinned) lines.push(UNKNOWN_SIGNER_HINT);
   return lines.join("\n");
 }
 
 /** The checks of a VerifyResponse, one a line, then its failures. */
-export function resultLines(result: VerifyResult, keyPinned: boolean, offline: boolean): string[] {
+export function resultLines(
+  result: VerifyResult,
+  keyPinned: boolean,
+  offline: false | { stampId: string },
+): string[] {
   const { details } = result;
   const anchors = details.anchors.map((a) => `${a.type} ${a.status}`).join(", ") || "none requested";
   const lines = [
@@ -64,8 +72,19 @@ export function resultLines(result: VerifyResult, keyPinned: boolean, offline: b
     `  author signature   ${details.author_signature}`,
     `  content hash       ${details.content_hash}`,
     `  anchors            ${anchors}${offline && details.anchors.length ? " (offline: live states not checked; a proof bundle holds them)" : ""}`,
-    `  trust score        ${result.trust_score} of ${result.trust_threshold} required (${result.trust_met ? "met" : "not met"})`,
+    `  trust score        ${result.trust_score} of ${result.trust_threshold} required (${trustWords(result, offline)})`,
   ];
   if (details.failures.length) lines.push("failures:", ...details.failures.map((f) => `  - ${f}`));
   return lines;
+}
+
+/**
+ * "met", or why not. Offline, a stamp document alone proves its signatures only: its batch, log
+ * and anchors are evidence it does not hold, so a low score says what could not be checked, not
+ * that the stamp falls short (the server may well count 5 or more for it).
+ */
+function trustWords(result: VerifyResult, offline: false | { stampId: string }): string {
+  if (result.trust_met) return "met";
+  if (!offline || !result.is_valid) return "not met";
+  return `not checked offline: a stamp document holds no proof of its batch, log or anchors; verify its proof bundle instead (stampd get ${offline.stampId} --out <name>.stampd.json)`;
 }

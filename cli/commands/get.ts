@@ -1,15 +1,22 @@
 import type { Command } from "commander";
 import type { Schemas } from "../../sdk/src/index.js";
+import { saveBundle } from "../bundle-file.js";
 import { clientFor, print, type RemoteFlags, withRemoteOptions } from "../client.js";
 
 export function registerGet(program: Command): void {
   const command = program
     .command("get")
     .description("show a stamp's status: GET /stamps/{id} (status, anchors, trust score, verification page)")
-    .argument("<stamp-id>", "the stamp id (stp_…)");
-  withRemoteOptions(command).action(async (stampId: string, flags: RemoteFlags) => {
-    const stamp = await clientFor(flags).stamps.get(stampId);
-    print(flags, stamp, () => describeStamp(stamp));
+    .argument("<stamp-id>", "the stamp id (stp_…)")
+    .option(
+      "--out <file>",
+      "also save the stamp's proof bundle (<name>.stampd.json: document, batch proof, log checkpoint, tokens) for stampd verify offline",
+    );
+  withRemoteOptions(command).action(async (stampId: string, flags: RemoteFlags & { out?: string }) => {
+    const client = clientFor(flags);
+    const stamp = await client.stamps.get(stampId);
+    if (flags.out) await saveBundle(client, stampId, flags.out, flags.url, stamp);
+    print(flags, stamp, () => describeStamp(stamp) + (flags.out ? `\n  saved        ${flags.out}` : ""));
   });
 }
 
