@@ -63,7 +63,7 @@ export class SigstoreService {
     const token = await this.deps.tsa.respond({
       digestOid: digestOids.sha256!,
       hashedMessage: createHash("sha256").update(signature).digest(),
-      genTime: new Date(stamp.document.created_at),
+      genTime: wholeSecond(stamp.document.created_at),
       serialNumber: ulidBytes(stamp.id.slice("stp_".length), BUNDLE_SERIALS),
     });
     return {
@@ -119,6 +119,14 @@ export class SigstoreService {
     return signer.logId;
   }
 }
+
+/**
+ * The stamp's time to the second below. Sigstore clients read a GeneralizedTime's fraction only
+ * when it has three digits and drop it even then (sigstore-js's parseTime), while DER drops trailing
+ * zeros (".81"): a whole second is read alike everywhere. It is never before the period of the key
+ * that signed the stamp as the trusted root and docs/sigstore.md give it (starts to the second below).
+ */
+const wholeSecond = (iso: string): Date => new Date(Math.floor(Date.parse(iso) / 1000) * 1000);
 
 /** The signature a stamp log entry carries (the one logged wins over one made again). */
 function loggedSignature(body: Uint8Array): Uint8Array {

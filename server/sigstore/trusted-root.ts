@@ -44,9 +44,13 @@ function timestampAuthority(tsaKey: RingKey): TimestampAuthority {
       commonName: subjectField(certificates[0]!, "CN") ?? "stampd TSA",
     },
     certChain: { certificates: certificates.map((cert) => ({ rawBytes: base64(cert.raw) })) },
-    validFor: { start: tsaKey.not_before, ...(ends[0] && { end: ends[0] }) },
+    validFor: { start: secondBelow(tsaKey.not_before), ...(ends[0] && { end: ends[0] }) },
   };
 }
+
+/** A period's start to the second below: the bundle's token times are whole seconds (sigstore-service.ts). */
+const secondBelow = (iso: string): string =>
+  new Date(Math.floor(Date.parse(iso) / 1000) * 1000).toISOString();
 
 const subjectField = (cert: X509Certificate, name: string): string | undefined =>
   cert.subject

@@ -15,6 +15,9 @@ type Bundle = components["schemas"]["SigstoreBundle"];
 type TrustedRootJson = components["schemas"]["SigstoreTrustedRoot"];
 type RingKey = components["schemas"]["RingKey"];
 
+/** A key's period starts to the second below: RFC 3161 times as Sigstore reads them are whole seconds. */
+const secondBelow = (iso: string) => new Date(Math.floor(Date.parse(iso) / 1000) * 1000);
+
 let svc: RunningService;
 const get = (path: string) => fetch(`${svc.baseUrl}${path}`);
 const json = async <T>(path: string): Promise<T> => {
@@ -36,7 +39,7 @@ function sigstoreVerify(bundle: unknown, document: string, root: TrustedRootJson
         {
           rawBytes: createPublicKey(k.public_key_pem!).export({ type: "spki", format: "der" }),
           validFor: {
-            start: new Date(k.not_before),
+            start: secondBelow(k.not_before),
             ...(k.not_after && { end: new Date(k.not_after) }),
           },
         },
