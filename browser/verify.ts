@@ -13,6 +13,28 @@ type Say = (kind: "working" | "match" | "mismatch" | "error", text: string) => v
 addCopyButtons();
 const section = document.getElementById("file-check");
 if (section) setUp(section);
+const bundleItem = document.getElementById("proof-bundle");
+if (bundleItem) offerBundle(bundleItem);
+
+/** The proof bundle button: its code (the SDK's bundle gathering) is loaded on the first click. */
+function offerBundle(item: HTMLElement): void {
+  const { base = "", stampId = "", script = "" } = item.dataset;
+  const button = document.getElementById("proof-bundle-button") as HTMLButtonElement;
+  const status = document.getElementById("proof-bundle-status")!;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = "Gathering the proof…";
+    try {
+      const { downloadProofBundle } = (await import(script)) as typeof import("./proof-bundle.js");
+      await downloadProofBundle(base, stampId);
+      status.textContent = `Saved ${stampId}.stampd.json.`;
+    } catch (err) {
+      status.textContent = `Could not gather the proof bundle: ${(err as Error).message}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
 
 function setUp(section: HTMLElement): void {
   const algorithm = section.dataset.algorithm as HashAlgorithm;

@@ -4,7 +4,8 @@ import { pageScript } from "./bundle.js";
 import type { PageScript } from "./layout.js";
 
 const stylesDir = fileURLToPath(new URL("./assets/", import.meta.url));
-const scripts: PageScript[] = ["landing", "verify", "dashboard", "explorer"];
+// proof-bundle: loaded by the verification page on demand (it carries the SDK's bundle code, ~0.5 MiB).
+const scripts: PageScript[] = ["landing", "verify", "dashboard", "explorer", "proof-bundle"];
 
 /**
  * The pages' own assets under /pages/assets/: the stylesheet and the bundled page scripts. Like the

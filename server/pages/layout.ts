@@ -3,7 +3,7 @@ import { html, type SafeHtml } from "./html.js";
 import { linkTo } from "./links.js";
 
 /** The page scripts this service bundles (browser/<name>.ts). */
-export type PageScript = "landing" | "verify" | "dashboard" | "explorer";
+export type PageScript = "landing" | "verify" | "dashboard" | "explorer" | "proof-bundle";
 
 export interface PageParts {
   /** The public base URL every link and asset starts with. */

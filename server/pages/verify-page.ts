@@ -65,7 +65,10 @@ function signedBy(publicKey: string, key: RingKey | undefined, base: string): Sa
   if (!key) return html`<code class="value">${publicKey}</code>, which is not in this deployment's key ring`;
   const until = key.not_after ? ` until ${key.not_after}` : " (the active key)";
   const revoked = key.revoked_at ? `, revoked at ${key.revoked_at}` : "";
-  return html`service key <code class="value">${key.key_id}</code> (<code class="value">${publicKey}</code>), ${key.state}: signing from ${key.not_before}${until}${revoked}; see the <a href="${linkTo(base, "keys")}">key ring</a>`;
+  // The deployment's first key has no start in the ring (its period opens at the epoch, so stamps
+  // from before the ring existed verify): "from 1970" would be a date nobody signed on.
+  const from = Date.parse(key.not_before) === 0 ? "since the deployment began" : `from ${key.not_before}`;
+  return html`service key <code class="value">${key.key_id}</code> (<code class="value">${publicKey}</code>), ${key.state}: signing ${from}${until}${revoked}; see the <a href="${linkTo(base, "keys")}">key ring</a>`;
 }
 
 /** The score, the evidence it counted line by line, and its rule, all from the one trust function. */
@@ -112,14 +115,16 @@ function fileCheck(stamp: StampResponse): SafeHtml {
 
 function downloads({ base, stamp, tokenUrl }: VerifyPageInput): SafeHtml {
   const file = `${stamp.stamp_id}.json`;
+  const bundle = `${stamp.stamp_id}.stampd.json`;
   return html`<section aria-labelledby="downloads-title">
 <h2 id="downloads-title">Download and verify offline</h2>
 <ul class="downloads">
-<li><a href="${linkTo(base, "stamps", stamp.stamp_id)}" download="${file}" type="application/json">Stamp record (JSON)</a>: holds <code>stamp_json</code>, the signed stamp document.</li>
+<li id="proof-bundle" data-base="${base}" data-stamp-id="${stamp.stamp_id}" data-script="${linkTo(base, "pages", "assets", "proof-bundle.js")}"><button type="button" class="button" id="proof-bundle-button">Proof bundle</button> (<code>${bundle}</code>): the stamp with the evidence its trust score counts (batch proof, log checkpoint and inclusion, time-stamp token), gathered now, so <code>stampd verify</code> checks all of it without this service. <span id="proof-bundle-status" role="status" aria-live="polite"></span><noscript> Without JavaScript: <code>stampd get ${stamp.stamp_id} --out ${bundle}</code>.</noscript></li>
+<li><a href="${linkTo(base, "stamps", stamp.stamp_id)}" download="${file}" type="application/json">Stamp record (JSON)</a>: holds <code>stamp_json</code>, the signed stamp document (its signatures only: offline, its score is not checked).</li>
 ${tokenUrl ? tokenItem(base, stamp.stamp_id, tokenUrl) : ""}
 <li><a href="${linkTo(base, "stamps")}?hash=${encodeURIComponent(`${stamp.hash_algorithm}:${stamp.document_hash}`)}" type="application/json">Every stamp of this document</a> (JSON, newest first): this one and any other stamp of the same hash, as <code>stampd search --hash</code> lists them.</li>
 </ul>
-<p>Without this service: <code class="value" data-copy="command">stampd verify ${file} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
+<p>Without this service: <code class="value" data-copy="command">stampd verify ${bundle} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
 <p>Address of this page: <a class="address" href="${stamp.verify_url}">${stamp.verify_url}</a></p>
 </section>`;
 }

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runStampd } from "../cli/run-stampd.js";
 import type { RunningService } from "../helpers/service.js";
 import { createStamp } from "../stamps/helpers.js";
 import { accessibilityViolations } from "./accessibility.js";
@@ -194,6 +198,39 @@ describe("GET /verify/{stamp_id} of a stamp that has been anchored", () => {
       "application/timestamp-reply",
     ]);
     await browser.screenshot(page, "verify-anchored");
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  it("downloads the proof bundle, which stampd verify checks offline to the score the page shows", async () => {
+    const stamp = await createStamp(fast, "a bundle from the page", { anchors: "log", trust_threshold: "4" });
+    const current = () => fetch(`${fast.baseUrl}/stamps/${stamp.stamp_id}`).then((r) => r.json());
+    await expect.poll(async () => (await current()).status, { timeout: 10_000 }).toBe("anchored");
+    page = await browser.newPage();
+    await page.goto(`${fast.baseUrl}/verify/${stamp.stamp_id}`);
+    const command = await page.locator('[data-copy="command"]').textContent();
+    expect(command).toContain(`stampd verify ${stamp.stamp_id}.stampd.json your-document --trust`);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Proof bundle" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${stamp.stamp_id}.stampd.json`);
+    await expect
+      .poll(() => page.locator("#proof-bundle-status").textContent())
+      .toBe(`Saved ${stamp.stamp_id}.stampd.json.`);
+    const dir = mkdtempSync(join(tmpdir(), "stampd-page-bundle-"));
+    try {
+      const file = join(dir, `${stamp.stamp_id}.stampd.json`);
+      await download.saveAs(file);
+      const documentFile = join(dir, "document");
+      writeFileSync(documentFile, "a bundle from the page");
+      // The page's own command, with the file and the document in place.
+      const args = command!.replace("stampd verify ", "").replace(`${stamp.stamp_id}.stampd.json`, file);
+      const run = await runStampd(["verify", ...args.replace("your-document", documentFile).split(" ")]);
+      expect(run.code, `${run.out}\n${run.err}`).toBe(0);
+      expect(run.out).toMatch(/trust score\s+\d+ of 4 required \(met\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 });

@@ -85,6 +85,13 @@ describe("GET /verify/{stamp_id}", () => {
     );
   });
 
+  it("says the first key signs since the deployment began, not from the epoch its period opens at", async () => {
+    const stamp = await createStamp(svc, "the first key's period");
+    const page = await (await get(`/verify/${stamp.stamp_id}`)).text();
+    expect(page).toContain("active: signing since the deployment began (the active key)");
+    expect(page).not.toContain("1970-01-01");
+  });
+
   it("answers 404 with the HTML page for unknown, malformed and very long ids", async () => {
     for (const id of ["stp_00000000000000000000000000", "nope", "%3Cscript%3E", "x".repeat(2000)]) {
       const res = await get(`/verify/${id}`);
@@ -154,9 +161,18 @@ describe("page assets", () => {
     }
   });
 
-  it("bundles @noble/hashes into the verification page's script, importing nothing else", async () => {
+  it("bundles @noble/hashes into the verification page's script, importing nothing else but its proof bundle code on demand", async () => {
     const script = await (await get("/pages/assets/verify.js")).text();
-    expect(script).not.toMatch(/\bimport\s*[({"']|\bimport\(/);
+    expect(script).not.toMatch(/\bimport\s*[{"']/);
+    // One import, on the proof bundle button's click, of the script the page names (this service's).
+    expect(script.match(/\bimport\(/g)).toHaveLength(1);
     expect(script).toMatch(/blake3|BLAKE3/);
+    const bundle = await (await get("/pages/assets/proof-bundle.js")).text();
+    expect(bundle).not.toMatch(/\bimport\s*[{"']/);
+    // The SDK's lazy Node-only paths (gRPC transport, reading a file by path), never taken in a browser.
+    const lazy = [...bundle.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]);
+    expect(new Set(lazy)).toEqual(new Set(["@connectrpc/connect-node", "node:fs"]));
+    expect(bundle.match(/\bimport\(/g)).toHaveLength(lazy.length);
+    expect(bundle).toContain("stampd.json");
   });
 });
