@@ -1,50 +1,16 @@
-import { createPublicKey } from "node:crypto";
-import { bundleFromJSON } from "@sigstore/bundle";
-import { TrustedRoot } from "@sigstore/protobuf-specs";
-import { toSignedEntity, toTrustMaterial, Verifier } from "@sigstore/verify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { components } from "../../gen/openapi/types.js";
 import { systemClock } from "../../server/clock.js";
 import { revokeKey, rotateKey } from "../../server/keys/key-rotation.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp } from "../stamps/helpers.js";
-
-type Bundle = components["schemas"]["SigstoreBundle"];
-type TrustedRootJson = components["schemas"]["SigstoreTrustedRoot"];
-type RingKey = components["schemas"]["RingKey"];
-
-/** A key's period starts to the second below: RFC 3161 times as Sigstore reads them are whole seconds. */
-const secondBelow = (iso: string) => new Date(Math.floor(Date.parse(iso) / 1000) * 1000);
+import { type Bundle, getJson, publishedTrust, type RingKey, sigstoreVerify } from "./sigstore-js.js";
 
 let svc: RunningService;
-const json = async <T>(path: string): Promise<T> => {
-  const res = await fetch(`${svc.baseUrl}${path}`);
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-};
+const json = <T>(path: string) => getJson<T>(svc.baseUrl, path);
 
-/** sigstore-js's Verifier with the trust anchors the server publishes now (see sigstore-verify.test.ts). */
-async function verifyNow(bundle: unknown, document: string): Promise<void> {
-  const root = await json<TrustedRootJson>("/sigstore/trusted_root.json");
-  const ring = (await json<{ keys: RingKey[] }>("/keys")).keys;
-  const keys = Object.fromEntries(
-    ring
-      .filter((k) => k.kind === "sigstore")
-      .map((k) => [
-        k.key_id,
-        {
-          rawBytes: createPublicKey(k.public_key_pem!).export({ type: "spki", format: "der" }),
-          validFor: { start: secondBelow(k.not_before), ...(k.not_after && { end: new Date(k.not_after) }) },
-        },
-      ]),
-  );
-  const verifier = new Verifier(toTrustMaterial(TrustedRoot.fromJSON(root), keys as never), {
-    tlogThreshold: 1,
-    timestampThreshold: 1,
-    ctlogThreshold: 0,
-  });
-  verifier.verify(toSignedEntity(bundleFromJSON(bundle), Buffer.from(document)));
-}
+/** sigstore-js's Verifier with the trust anchors the server publishes now. */
+const verifyNow = async (bundle: unknown, document: string) =>
+  sigstoreVerify(bundle, document, await publishedTrust(svc.baseUrl));
 
 async function stampedBundle(document: string): Promise<{ id: string; bundle: Bundle }> {
   const stamp = await createStamp(svc, document);

@@ -1,54 +1,16 @@
-import { createHash, createPublicKey } from "node:crypto";
-import { bundleFromJSON } from "@sigstore/bundle";
-import { TrustedRoot } from "@sigstore/protobuf-specs";
-import { toSignedEntity, toTrustMaterial, Verifier } from "@sigstore/verify";
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { components } from "../../gen/openapi/types.js";
 import { StampdSocket } from "../../sdk/src/ws/client.js";
 import { connectClient } from "../grpc/fixture.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp } from "../stamps/helpers.js";
 import { wsUrl } from "../ws/ws-client.js";
-
-type Bundle = components["schemas"]["SigstoreBundle"];
-type TrustedRootJson = components["schemas"]["SigstoreTrustedRoot"];
-type RingKey = components["schemas"]["RingKey"];
-
-/** A key's period starts to the second below: RFC 3161 times as Sigstore reads them are whole seconds. */
-const secondBelow = (iso: string) => new Date(Math.floor(Date.parse(iso) / 1000) * 1000);
+import { type Bundle, getJson, publishedTrust, type SigstoreTrust, sigstoreVerify } from "./sigstore-js.js";
 
 let svc: RunningService;
 const get = (path: string) => fetch(`${svc.baseUrl}${path}`);
-const json = async <T>(path: string): Promise<T> => {
-  const res = await get(path);
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-};
-
-/**
- * sigstore-js's own verifier, unmodified: the deployment's trusted root, the key `GET /keys`
- * publishes under the bundle's hint, one tlog entry and one RFC 3161 timestamp required, no CT log.
- */
-function sigstoreVerify(bundle: unknown, document: string, root: TrustedRootJson, ring: RingKey[]): void {
-  const keys = Object.fromEntries(
-    ring
-      .filter((k) => k.kind === "sigstore")
-      .map((k) => [
-        k.key_id,
-        {
-          rawBytes: createPublicKey(k.public_key_pem!).export({ type: "spki", format: "der" }),
-          validFor: {
-            start: secondBelow(k.not_before),
-            ...(k.not_after && { end: new Date(k.not_after) }),
-          },
-        },
-      ]),
-  );
-  const material = toTrustMaterial(TrustedRoot.fromJSON(root), keys as never);
-  const verifier = new Verifier(material, { tlogThreshold: 1, timestampThreshold: 1, ctlogThreshold: 0 });
-  verifier.verify(toSignedEntity(bundleFromJSON(bundle), Buffer.from(document)));
-}
+const json = <T>(path: string) => getJson<T>(svc.baseUrl, path);
 
 /** The bundle with one byte of a base64 field (at `path`) changed. */
 function tampered(bundle: Bundle, edit: (b: Bundle) => void): Bundle {
@@ -64,8 +26,7 @@ const flipBase64 = (text: string, at = 10): string => {
 
 const content = "the lease, signed on the first of March\n";
 let bundle: Bundle;
-let root: TrustedRootJson;
-let ring: RingKey[];
+let trust: SigstoreTrust;
 
 beforeAll(async () => {
   svc = await startService({ RATE_LIMIT_ENABLED: "false" });
@@ -79,8 +40,7 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("application/vnd.dev.sigstore.bundle.v0.3+json");
   bundle = (await res.json()) as Bundle;
-  root = await json<TrustedRootJson>("/sigstore/trusted_root.json");
-  ring = (await json<{ keys: RingKey[] }>("/keys")).keys;
+  trust = await publishedTrust(svc.baseUrl);
 });
 afterAll(async () => {
   await svc?.close();
@@ -92,11 +52,11 @@ describe("a REST stamp's Sigstore bundle, checked by sigstore-js's Verifier", ()
       kind: "hashedrekord",
       version: "0.0.2",
     });
-    expect(() => sigstoreVerify(bundle, content, root, ring)).not.toThrow();
+    expect(() => sigstoreVerify(bundle, content, trust)).not.toThrow();
   });
 
   it("fails for another document", () => {
-    expect(() => sigstoreVerify(bundle, `${content}!`, root, ring)).toThrow(/signature verification failed/);
+    expect(() => sigstoreVerify(bundle, `${content}!`, trust)).toThrow(/signature verification failed/);
   });
 
   it.each<[string, (b: Bundle) => void, RegExp]>([
@@ -137,11 +97,11 @@ describe("a REST stamp's Sigstore bundle, checked by sigstore-js's Verifier", ()
       /timestamp could not be verified/,
     ],
   ])("fails with one byte of %s changed", (_name, edit, message) => {
-    expect(() => sigstoreVerify(tampered(bundle, edit), content, root, ring)).toThrow(message);
+    expect(() => sigstoreVerify(tampered(bundle, edit), content, trust)).toThrow(message);
   });
 
   it("fails against a trusted root without the stamp log", () => {
-    expect(() => sigstoreVerify(bundle, content, { ...root, tlogs: [] }, ring)).toThrow(
+    expect(() => sigstoreVerify(bundle, content, { ...trust, root: { ...trust.root, tlogs: [] } })).toThrow(
       /invalid checkpoint signature/,
     );
   });
@@ -170,8 +130,8 @@ describe("stamps of SHA-256 hashes made over gRPC and WebSocket", () => {
       const hashBundle = await sealedBundle(id);
       expect(hashBundle.messageSignature.messageDigest.algorithm).toBe("SHA2_256");
       expect(Number(hashBundle.verificationMaterial.tlogEntries[0]!.logIndex)).toBeGreaterThan(0);
-      expect(() => sigstoreVerify(hashBundle, document, root, ring)).not.toThrow();
-      expect(() => sigstoreVerify(hashBundle, content, root, ring)).toThrow();
+      expect(() => sigstoreVerify(hashBundle, document, trust)).not.toThrow();
+      expect(() => sigstoreVerify(hashBundle, content, trust)).toThrow();
     }
   });
 
