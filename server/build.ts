@@ -162,7 +162,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     ...logHandlers(proofs),
     ...keyRingHandlers(keys.ring, config.KEY_RING_REFRESH_SECONDS),
     ...logTileHandlers(proofs.log),
-    ...proofHandlers(proofs.service),
+    ...proofHandlers(proofs.service, proofs.ots),
     ...sigstoreHandlers(sigstore),
     ...pageHandlers(ctx, { stamps: stamps.service, explorer: vault.explorer, ws }),
   };

@@ -610,6 +610,22 @@ export const restCases: Record<OperationId, OperationCases> = {
       },
     ],
   }),
+  getStampOpenTimestamps: op({
+    call: async (c, o) => {
+      // A real target answers only for a stamp its OpenTimestamps calendars answered for.
+      if (real(c)) throw new NotRun("needs a stamp with a bitcoin anchor a calendar has answered for");
+      return c.client.stamps.openTimestamps(await c.fx.confirmedStampId(), o);
+    },
+    check: (b) => holds("a body", b.length > 0, () => b.length),
+    errors: [
+      {
+        name: "an unknown stamp",
+        status: 404,
+        code: "stamp_not_found",
+        provoke: (c) => c.client.stamps.openTimestamps(UNKNOWN_STAMP),
+      },
+    ],
+  }),
   getStampTimestamp: op({
     call: async (c, o) => c.client.stamps.timestamp(await c.fx.confirmedStampId(), o),
     check: (b, c) => {

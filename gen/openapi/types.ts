@@ -328,6 +328,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stamps/{stamp_id}/timestamp.ots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stamp's bitcoin anchor as an OpenTimestamps proof
+         * @description An OpenTimestamps proof file (`DetachedTimestampFile`, the `.ots` that `ots verify` and
+         *     `ots info` read) for a stamp that requested the `bitcoin` anchor. Its file digest is the
+         *     document's SHA-256 (the stamp's `document.hash`), so `ots verify -f <document> <file>`
+         *     checks the user's own document. The timestamp leads from that digest to the batch root
+         *     with OpenTimestamps operations: `hexlify` (the hash as the stamp document spells it),
+         *     `prepend`/`append` of the rest of the stamp document's RFC 8785 text (after the 0x00 leaf
+         *     prefix of RFC 6962), `sha256` (the stamp's leaf hash), then one `prepend`/`append` of
+         *     0x01 and the sibling and a `sha256` per step of the audit path (`GET
+         *     /stamps/{stamp_id}/proof`). From the root on, it is what each OpenTimestamps calendar
+         *     answered when the root was submitted (its pending attestation names the calendar), and,
+         *     once a calendar has it, the Bitcoin block-header attestation the calendar returned.
+         *     stampd runs no Bitcoin node: checking that attestation against a block is `ots verify`'s
+         *     work, with a node of the user's.
+         *
+         *     A stamp still pending answers 409 `stamp_not_confirmed`, a stamp whose root no calendar
+         *     has answered for yet 409 `ots_pending` (both with `Retry-After`); a stamp that did not
+         *     request the `bitcoin` anchor 404 `ots_not_requested`; a stamp whose hash is not SHA-256,
+         *     or whose stamp document is longer than OpenTimestamps operations take (4096 bytes), 422
+         *     `timestamp_algorithm_unsupported`.
+         */
+        get: operations["getStampOpenTimestamps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stamps/{stamp_id}/sigstore": {
         parameters: {
             query?: never;
@@ -1510,15 +1548,15 @@ export interface components {
          *     | 400 | `validation_failed`, `invalid_json`, `duplicate_member_name`, `bad_request`, `invalid_multipart` |
          *     | 401 | `missing_api_key`, `invalid_api_key` |
          *     | 403 | `manual_release_not_allowed`, `invalid_proof_of_identity`, `identity_not_owned` |
-         *     | 404 | `stamp_not_found`, `fingerprint_not_found`, `identity_not_found`, `preset_not_found`, `vault_not_found` |
-         *     | 409 | `stamp_not_confirmed`, `vault_not_active`, `vault_not_retrievable`, `vault_burned`, `vault_in_group`, `too_many_mirrors`, `fee_receipt_used`, `idempotency_key_reused`, `idempotency_key_in_use` |
+         *     | 404 | `stamp_not_found`, `fingerprint_not_found`, `identity_not_found`, `preset_not_found`, `vault_not_found`, `ots_not_requested` |
+         *     | 409 | `stamp_not_confirmed`, `ots_pending`, `vault_not_active`, `vault_not_retrievable`, `vault_burned`, `vault_in_group`, `too_many_mirrors`, `fee_receipt_used`, `idempotency_key_reused`, `idempotency_key_in_use` |
          *     | 413 | `payload_too_large` |
          *     | 422 | `timestamp_algorithm_unsupported`, `timestamp_key_revoked`, `fee_receipt_invalid`, `fee_receipt_expired`, `fee_receipt_mismatch`, `fee_insufficient` |
          *     | 501 | `not_implemented` |
          *     | 503 | `store_unavailable`, `storage_full`, `server_busy` |
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "duplicate_member_name" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "stamp_not_confirmed" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "timestamp_key_revoked" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented" | "store_unavailable" | "storage_full" | "server_busy";
+        ErrorCode: "validation_failed" | "invalid_json" | "duplicate_member_name" | "bad_request" | "missing_api_key" | "invalid_api_key" | "manual_release_not_allowed" | "invalid_proof_of_identity" | "identity_not_owned" | "stamp_not_found" | "fingerprint_not_found" | "identity_not_found" | "preset_not_found" | "vault_not_found" | "ots_not_requested" | "stamp_not_confirmed" | "ots_pending" | "vault_not_active" | "vault_not_retrievable" | "vault_burned" | "vault_in_group" | "too_many_mirrors" | "fee_receipt_used" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "invalid_multipart" | "timestamp_algorithm_unsupported" | "timestamp_key_revoked" | "fee_receipt_invalid" | "fee_receipt_expired" | "fee_receipt_mismatch" | "fee_insufficient" | "not_implemented" | "store_unavailable" | "storage_full" | "server_busy";
         /** @description The body of every error response except the rate limiter's 429. */
         Error: {
             /** @description What went wrong, for humans. */
@@ -2065,7 +2103,9 @@ export interface components {
          *     document hash, CMS signature, TSA certificate issued by `timestamp.ca_pem` or a pinned CA);
          *     the `evidence` of a confirmed `rfc3161` anchor in `proof.anchors` (the outside TSA's token:
          *     imprint = `proof.batch.root`, SHA-256 = the anchor's `reference`, CMS signature, and its
-         *     certificate issued by a CA the verifier gives; the bundle holds none for that TSA).
+         *     certificate issued by a CA the verifier gives; the bundle holds none for that TSA);
+         *     `opentimestamps` (its file digest = the document hash; its calendars and attested block
+         *     heights are reported, the block itself is left to `ots verify`).
          *     The keys and CA held in the bundle are those the service presented when it was saved:
          *     pinning them is the verifier's choice.
          */
@@ -2093,6 +2133,8 @@ export interface components {
             log: components["schemas"]["ProofBundleLog"] | null;
             /** @description The stamp as an RFC 3161 token of the service's TSA, or null (pending, or a BLAKE3 stamp). */
             timestamp: components["schemas"]["ProofBundleTimestamp"] | null;
+            /** @description `GET /stamps/{stamp_id}/timestamp.ots` (base64, standard alphabet, padded): the OpenTimestamps proof of the `bitcoin` anchor, from the document's SHA-256 to the calendars' attestations. Present only for a stamp that requested that anchor once a calendar has answered; an upgrade fetches it again, since the Bitcoin attestation arrives hours later. Offline, a verifier reads which calendars hold it pending and the block height a calendar attested; only `ots verify` with a Bitcoin node checks that block. */
+            opentimestamps?: string;
         };
         /** @description The log part of a `ProofBundle`. */
         ProofBundleLog: {
@@ -3645,6 +3687,63 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["NotConfirmed"];
+            422: components["responses"]["TimestampUnsupported"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStampOpenTimestamps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stamp id.
+                 * @example stp_01JD3X7Q6V9M2K8T4R5N0B1C2D
+                 */
+                stamp_id: components["parameters"]["StampIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenTimestamps proof. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (a DetachedTimestampFile, about 2 KB) */
+                    "application/vnd.opentimestamps.ots": Blob;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The stamp is pending, or no OpenTimestamps calendar has answered for its batch root yet; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "no OpenTimestamps calendar has answered for the batch of stamp stp_01JD3X7Q6V9M2K8T4R5N0B1C2D yet",
+                     *       "code": "ots_pending"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             422: components["responses"]["TimestampUnsupported"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];

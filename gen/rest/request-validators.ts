@@ -68,6 +68,7 @@ import {
   getVerifyPageParameters,
   getStampProofParameters,
   getStampSigstoreBundleParameters,
+  getStampOpenTimestampsParameters,
   getStampTimestampParameters,
   verifyStampParameters,
   addVaultMirrorParameters,
@@ -510,6 +511,15 @@ export const requestValidators: Record<keyof operations, OperationRequest> = {
   },
   getStampSigstoreBundle: {
     parameters: getStampSigstoreBundleParameters,
+    query: [],
+    reservedAllowed: [],
+    emptyAllowed: [],
+    booleans: [],
+    bodies: null,
+    bodyOptional: false,
+  },
+  getStampOpenTimestamps: {
+    parameters: getStampOpenTimestampsParameters,
     query: [],
     reservedAllowed: [],
     emptyAllowed: [],

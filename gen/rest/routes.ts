@@ -61,6 +61,7 @@ export const routes: readonly Route[] = [
   { method: "get", path: "/verify/{stamp_id}", operationId: "getVerifyPage", pattern: /^\/verify\/([^/]+)\/?$/i, params: ["stamp_id"] },
   { method: "get", path: "/stamps/{stamp_id}/proof", operationId: "getStampProof", pattern: /^\/stamps\/([^/]+)\/proof\/?$/i, params: ["stamp_id"] },
   { method: "get", path: "/stamps/{stamp_id}/sigstore", operationId: "getStampSigstoreBundle", pattern: /^\/stamps\/([^/]+)\/sigstore\/?$/i, params: ["stamp_id"] },
+  { method: "get", path: "/stamps/{stamp_id}/timestamp.ots", operationId: "getStampOpenTimestamps", pattern: /^\/stamps\/([^/]+)\/timestamp\.ots\/?$/i, params: ["stamp_id"] },
   { method: "get", path: "/stamps/{stamp_id}/timestamp.tsr", operationId: "getStampTimestamp", pattern: /^\/stamps\/([^/]+)\/timestamp\.tsr\/?$/i, params: ["stamp_id"] },
   { method: "post", path: "/stamps/{stamp_id}/verify", operationId: "verifyStamp", pattern: /^\/stamps\/([^/]+)\/verify\/?$/i, params: ["stamp_id"] },
   { method: "post", path: "/vault/{id}/add-mirror", operationId: "addVaultMirror", pattern: /^\/vault\/([^/]+)\/add-mirror\/?$/i, params: ["id"] },

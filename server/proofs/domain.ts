@@ -8,6 +8,7 @@ import { tileMirrors } from "../log/tile-mirrors.js";
 import { TransparencyLog } from "../log/transparency-log.js";
 import { observeAnchorOutcomes, observeSealing } from "../metrics/proof-observers.js";
 import { Batcher } from "./batcher.js";
+import { OtsExport } from "./ots-export.js";
 import { ProofPipeline } from "./pipeline.js";
 import { ProofService } from "./proof-service.js";
 import { StampEvidenceSource } from "./stamp-evidence.js";
@@ -22,6 +23,8 @@ export interface ProofDomain {
   evidence: StampEvidenceSource;
   /** The service's own time-stamp authority: its CA bundle for `GET /tsa/ca.pem`. */
   tsa: TimestampAuthority;
+  /** The `bitcoin` anchor as OpenTimestamps proof files. */
+  ots: OtsExport;
 }
 
 export type ProofPorts = Pick<
@@ -77,5 +80,11 @@ export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain>
     anchorAvailability(config),
   );
   const service = new ProofService({ stamps: store.stamps, proofs: store.proofs, evidence, log, tsa });
-  return { log, pipeline, service, evidence, tsa };
+  const ots = new OtsExport({
+    stamps: store.stamps,
+    proofs: store.proofs,
+    anchors: store.anchors,
+    pendingRetryAfterSeconds: Math.ceil(config.BATCH_INTERVAL_MS / 1000),
+  });
+  return { log, pipeline, service, evidence, tsa, ots };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { attestations } from "../../core/ots.js";
 import type { components } from "../../gen/openapi/types.js";
-import { attestations } from "../../server/anchors/ots.js";
 import { getJson, stampHash, startProofService } from "../proofs/helpers.js";
 import { stubServer } from "./stub-server.js";
 

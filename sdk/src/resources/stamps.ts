@@ -148,6 +148,29 @@ export class Stamps extends APIResource {
   }
 
   /**
+   * `GET /stamps/{stamp_id}/timestamp.ots`: the stamp's `bitcoin` anchor as an OpenTimestamps
+   * proof file, from the document's SHA-256 to the calendars' attestations, for
+   * `ots verify -f <document> <file>`. 404 `ots_not_requested` without that anchor; 409
+   * `ots_pending` until a calendar has answered for the batch root.
+   *
+   * @example
+   * await writeFile("contract.pdf.ots", await client.stamps.openTimestamps(stamp.stamp_id));
+   */
+  async openTimestamps(stampId: string, options?: RequestOptions): Promise<Uint8Array> {
+    const body = await this.core.request(
+      "GET",
+      (init) =>
+        this.http.GET("/stamps/{stamp_id}/timestamp.ots", {
+          ...init,
+          params: { path: { stamp_id: stampId } },
+          parseAs: "arrayBuffer",
+        }),
+      options,
+    );
+    return new Uint8Array(body as ArrayBuffer);
+  }
+
+  /**
    * Waits until the stamp is `confirmed` (its batch is signed and `proof()` answers) or, with
    * `until: "anchored"`, until every anchor it requested has confirmed. It reads the stamp first,
    * then follows its events on the WebSocket `stamp` channel; where no socket can be had (no
