@@ -81,10 +81,22 @@ function report(made: Schemas["StampResponse"][], files: string[], flags: StampF
     files[i]!,
     s.stamp_id,
     s.status,
-    `trust ${s.trust_score}/${s.trust_threshold}${s.trust_met ? "" : " (not met)"}`,
+    `trust ${s.trust_score}/${s.trust_threshold}${trustNotes(s)}`,
     saveAs ? saveAs[i]! : s.verify_url,
   ]);
   console.log(table(rows));
+}
+
+/**
+ * Why the score is what it is: not met yet, and any requested anchor this deployment cannot
+ * provide (it will never count, so the threshold may stay out of reach: `stampd get` says why).
+ */
+function trustNotes(stamp: Schemas["StampResponse"]): string {
+  const unavailable = stamp.anchors
+    .filter((a) => a.status === "unavailable")
+    .map((a) => `${a.type} unavailable`);
+  const notes = [...(stamp.trust_met ? [] : ["not met"]), ...unavailable];
+  return notes.length ? ` (${notes.join(", ")})` : "";
 }
 
 export function registerStamp(program: Command): void {

@@ -54,6 +54,15 @@ describe("stampd stamp", { timeout: SPAWNS_TIMEOUT }, () => {
     expect(verifyUrl).toBe(stamp.verify_url);
   });
 
+  it("names a requested anchor this deployment cannot provide on the stamp's line", async () => {
+    // No TSA_URL here: the rfc3161 anchor is unavailable and will never count toward the score.
+    const { code, out } = await runStampd(["stamp", path("b.txt"), "--anchors", "log,rfc3161"], {
+      env: { STAMPD_URL: svc.baseUrl },
+    });
+    expect(code).toBe(0);
+    expect(out).toMatch(/trust 1\/5 \(not met, rfc3161 unavailable\)/);
+  });
+
   it("--json prints the API's StampResponse and nothing else; the fields reach the server", async () => {
     const args = ["stamp", path("a.txt"), "--json", "--anchors", "log", "--trust-threshold", "9"];
     const { code, out } = await runStampd([...args, "--doc-version", "2.1", ...serverArgs(svc)]);
