@@ -3776,6 +3776,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json",
+                     *       "verificationMaterial": {
+                     *         "publicKey": {
+                     *           "hint": "b33ac61fd55d50c6"
+                     *         },
+                     *         "tlogEntries": [
+                     *           {
+                     *             "logIndex": "0",
+                     *             "logId": {
+                     *               "keyId": "28oGlLgN3BU9iwmHO50ZniXicRV6FfODduhNUyH8qzY="
+                     *             },
+                     *             "kindVersion": {
+                     *               "kind": "hashedrekord",
+                     *               "version": "0.0.2"
+                     *             },
+                     *             "inclusionProof": {
+                     *               "logIndex": "0",
+                     *               "rootHash": "T8oI5NLDioOuMjjLmY1R9nJlOcHmx8ORQdNDZzDO6Mk=",
+                     *               "treeSize": "1",
+                     *               "hashes": [],
+                     *               "checkpoint": {
+                     *                 "envelope": "stampd.example.com/log/stamps\n1\nT8oI5NLDioOuMjjLmY1R9nJlOcHmx8ORQdNDZzDO6Mk=\n\n— stampd.example.com/log/stamps fJRZJ8ApL4GSCFnkXAvps52xNT7e+NTuaoaZZrrcUgX0QmpLdjQoZZH8ce26lX1rDs9/8joFDoPCK6qRofCVUWB41Qo=\n"
+                     *               }
+                     *             },
+                     *             "canonicalizedBody": "eyJhcGlWZXJzaW9uIjoiMC4wLjIiLCJraW5kIjoiaGFzaGVkcmVrb3JkIiwic3BlYyI6eyJoYXNoZWRSZWtvcmRWMDAyIjp7ImRhdGEiOnsiYWxnb3JpdGhtIjoiU0hBM18yNTYiLCJkaWdlc3QiOiJWTXBWUERkQkVtbmNwRm1XVGV1N3dwY0pJajZmWDNRajRKc3d3c2ZhU2VBPSJ9LCJzaWduYXR1cmUiOnsiY29udGVudCI6Ik1FVUNJUURZRWpXRFJiVW1tWHFIRHVKcWVEbDdyd2hSckxVUmJMS2M5RUYwalBueGdRSWdlaXNiNUdNcmpPSkFFc3lueXNCKzhsekRlQ0NTMUFaTys4cXp4aTVRTkp3PSIsInZlcmlmaWVyIjp7ImtleURldGFpbHMiOiJQS0lYX0VDRFNBX1AyNTZfU0hBXzI1NiIsInB1YmxpY0tleSI6eyJyYXdCeXRlcyI6Ik1Ga3dFd1lIS29aSXpqMENBUVlJS29aSXpqMERBUWNEUWdBRWtpSld4T2FsSHluaG1SVTBaSHoxZkkxRnBkU3AxV0daLzBOTnJTd3dDMml1NUI3ODRHYkxvaUxnODRIcThCT01VTmRFUWlKTVIzaXFyZTZsMnN5cVBRPT0ifX19fX19"
+                     *           }
+                     *         ],
+                     *         "timestampVerificationData": {
+                     *           "rfc3161Timestamps": [
+                     *             {
+                     *               "signedTimestamp": "MIIDnDADAgEAMIIDkwYJKoZIhvcNAQcCoIIDhDCCA4ACAQMxDzANBglghkgBZQMEAgEFADCBgQYLKoZIhvcNAQkQAQSgcgRwMG4CAQEGFGmCr/DY+7asvNfWjIjgyJbij+RjMC8wCwYJYIZIAWUDBAIBBCCba1GeszQTOvJxN33AD9lqPawedif3eQe5dyAGjN6mQQIRAQGiI/CXgwQBEalqXmJOpbUYDzIwMjYxMTI4MjA1NDU5WqCCAaQwggGgMIIBRaADAgECAhAxewBc9t+F9b38p/3WlwhTMAoGCCqGSM49BAMCMBQxEjAQBgNVBAMMCXN0YW1wZCBDQTAeFw0yNjExMjgxOTU0NThaFw00NjExMjgwMDAwMDBaMBUxEzARBgNVBAMMCnN0YW1wZCBUU0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQCP7c0bA0ZiLW4qayzZks+N6IVk9EZOQAZyg+DtAqLwzQzXtWeKg3Jml4tQTqJaHPlpVvR65PwgK9WyNPyOpk6o3gwdjAMBgNVHRMBAf8EAjAAMA4GA1UdDwEB/wQEAwIHgDAWBgNVHSUBAf8EDDAKBggrBgEFBQcDCDAdBgNVHQ4EFgQUkWWYIPBao7VjCHpp8fqEEyhbPIUwHwYDVR0jBBgwFoAU0mrEQRzfuQdA7GwkV6NRAOdBghgwCgYIKoZIzj0EAwIDSQAwRgIhAIzVCIIMXuTcyA4UA+6UxZUdsnZeBxZYirYB9vu08msBAiEAnTnilxiDfT/QLcqR+Xl08s2ilCAqQQtKYdEFxws43oMxggE8MIIBOAIBATAoMBQxEjAQBgNVBAMMCXN0YW1wZCBDQQIQMXsAXPbfhfW9/Kf91pcIUzANBglghkgBZQMEAgEFAKCBpDAaBgkqhkiG9w0BCQMxDQYLKoZIhvcNAQkQAQQwLwYJKoZIhvcNAQkEMSIEIIDcPc23Ev9c8Ut4wSlbAZ63b06gk8xm+tfSnZdYaf7XMBwGCSqGSIb3DQEJBTEPFw0yNjExMjgyMDU0NTlaMDcGCyqGSIb3DQEJEAIvMSgwJjAkMCIEIFMZA4AAGjhu45er6/7jASh5QT1+n6OLI5cn1RFcktDoMAoGCCqGSM49BAMCBEcwRQIhANHrjeshLtaNAj7b2FREk9vX+cx+y4w4VpnnWVzQyk7mAiBmD0umbQHFSQIb3v3zxnQuWCpNvrSXCw2qsskn8syzBQ=="
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "messageSignature": {
+                     *         "messageDigest": {
+                     *           "algorithm": "SHA3_256",
+                     *           "digest": "VMpVPDdBEmncpFmWTeu7wpcJIj6fX3Qj4JswwsfaSeA="
+                     *         },
+                     *         "signature": "MEUCIQDYEjWDRbUmmXqHDuJqeDl7rwhRrLURbLKc9EF0jPnxgQIgeisb5GMrjOJAEsynysB+8lzDeCCS1AZO+8qzxi5QNJw="
+                     *       }
+                     *     }
+                     */
                     "application/vnd.dev.sigstore.bundle.v0.3+json": components["schemas"]["SigstoreBundle"];
                 };
             };
@@ -3788,6 +3834,10 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5833,6 +5883,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mediaType": "application/vnd.dev.sigstore.trustedroot+json;version=0.1",
+                     *       "tlogs": [
+                     *         {
+                     *           "baseUrl": "https://stampd.example.com/log/stamps",
+                     *           "hashAlgorithm": "SHA2_256",
+                     *           "publicKey": {
+                     *             "rawBytes": "MCowBQYDK2VwAyEA+EaZ10vkqDqwfTGjKxPzOJ+DTIan7mH4YdGAh7YNt68=",
+                     *             "keyDetails": "PKIX_ED25519",
+                     *             "validFor": {
+                     *               "start": "1970-01-01T00:00:00.000Z"
+                     *             }
+                     *           },
+                     *           "logId": {
+                     *             "keyId": "28oGlLgN3BU9iwmHO50ZniXicRV6FfODduhNUyH8qzY="
+                     *           },
+                     *           "checkpointKeyId": {
+                     *             "keyId": "fJRZJ5RMQ9ZuNc4kU2lUIxCXSFj16a/6Qhmuv/SkNTQ="
+                     *           }
+                     *         }
+                     *       ],
+                     *       "certificateAuthorities": [],
+                     *       "ctlogs": [],
+                     *       "timestampAuthorities": [
+                     *         {
+                     *           "subject": {
+                     *             "organization": "stampd",
+                     *             "commonName": "stampd TSA"
+                     *           },
+                     *           "certChain": {
+                     *             "certificates": [
+                     *               {
+                     *                 "rawBytes": "MIIBoDCCAUWgAwIBAgIQMXsAXPbfhfW9/Kf91pcIUzAKBggqhkjOPQQDAjAUMRIwEAYDVQQDDAlzdGFtcGQgQ0EwHhcNMjYxMTI4MTk1NDU4WhcNNDYxMTI4MDAwMDAwWjAVMRMwEQYDVQQDDApzdGFtcGQgVFNBMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEAj+3NGwNGYi1uKmss2ZLPjeiFZPRGTkAGcoPg7QKi8M0M17VnioNyZpeLUE6iWhz5aVb0euT8ICvVsjT8jqZOqN4MHYwDAYDVR0TAQH/BAIwADAOBgNVHQ8BAf8EBAMCB4AwFgYDVR0lAQH/BAwwCgYIKwYBBQUHAwgwHQYDVR0OBBYEFJFlmCDwWqO1Ywh6afH6hBMoWzyFMB8GA1UdIwQYMBaAFNJqxEEc37kHQOxsJFejUQDnQYIYMAoGCCqGSM49BAMCA0kAMEYCIQCM1QiCDF7k3MgOFAPulMWVHbJ2XgcWWIq2Afb7tPJrAQIhAJ054pcYg30/0C3Kkfl5dPLNopQgKkELSmHRBccLON6D"
+                     *               },
+                     *               {
+                     *                 "rawBytes": "MIIBiDCCAS+gAwIBAgIQS+2HKXZC48z8nOG5sDnnLDAKBggqhkjOPQQDAjAUMRIwEAYDVQQDDAlzdGFtcGQgQ0EwHhcNMjYxMTI4MTk1NDU4WhcNNDYxMTI4MDAwMDAwWjAUMRIwEAYDVQQDDAlzdGFtcGQgQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARZj3DV8CAn4Rp+i16GIjDCyYQvdEwPyxJEtQDfXwVsx24y4MXhQHdi5cgmiPj+YBjyJh2OpkMJppctH4mTQcOho2MwYTAPBgNVHRMBAf8EBTADAQH/MA4GA1UdDwEB/wQEAwIBBjAdBgNVHQ4EFgQU0mrEQRzfuQdA7GwkV6NRAOdBghgwHwYDVR0jBBgwFoAU0mrEQRzfuQdA7GwkV6NRAOdBghgwCgYIKoZIzj0EAwIDRwAwRAIgDXUF8v7vDL+voZ7zd0qyXYSKTcCRCL1DstoGn6wm2zkCIAcbVC04+a6Ow9Hz27onopEyIv42AgBYeVTwLV0vYnML"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "validFor": {
+                     *             "start": "1970-01-01T00:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SigstoreTrustedRoot"];
                 };
             };

@@ -144,6 +144,8 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   getStamp: "GET /stamps/{stamp_id}",
   getStampProof: "GET /stamps/{stamp_id}/proof",
   getStampTimestamp: "GET /stamps/{stamp_id}/timestamp.tsr",
+  getStampSigstoreBundle: "GET /stamps/{stamp_id}/sigstore",
+  getSigstoreTrustedRoot: "GET /sigstore/trusted_root.json",
   getLogInfo: "GET /log",
   getLogCheckpoint: "GET /log/checkpoint",
   getLogInclusion: "GET /log/inclusion",
