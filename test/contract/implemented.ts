@@ -48,6 +48,8 @@ export const implemented: ReadonlySet<OperationId> = new Set<OperationId>([
   "getWsStats",
   "getStampProof",
   "getStampTimestamp",
+  "getStampSigstoreBundle",
+  "getSigstoreTrustedRoot",
   "getLogInfo",
   "getLogCheckpoint",
   "getLogInclusion",
