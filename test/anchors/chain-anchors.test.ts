@@ -3,17 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { attestations } from "../../core/ots.js";
 import type { components } from "../../gen/openapi/types.js";
 import { getJson, stampHash, startProofService } from "../proofs/helpers.js";
+import { bitcoin, pending, varbytes } from "./ots-bytes.js";
 import { stubServer } from "./stub-server.js";
 
 type StampResponse = components["schemas"]["StampResponse"];
 
-// OpenTimestamps serialization: LEB128 lengths, 0x00 + 8-byte tag for attestations, 0xff forks.
-const varuint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varuint(n >>> 7)]);
-const varbytes = (bytes: Uint8Array | number[]) => [...varuint(bytes.length), ...bytes];
-const PENDING = [0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
-const BITCOIN = [0x05, 0x88, 0x96, 0x0d, 0x73, 0xd7, 0x19, 0x01];
-const pending = (uri: string) => [0x00, ...PENDING, ...varbytes(varbytes([...Buffer.from(uri)]))];
-const bitcoin = (height: number) => [0x00, ...BITCOIN, ...varbytes(varuint(height))];
 const sha256 = (...parts: Uint8Array[]) =>
   new Uint8Array(createHash("sha256").update(Buffer.concat(parts)).digest());
 

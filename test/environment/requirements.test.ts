@@ -11,6 +11,7 @@ let commands: string[];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "stampd-requirements-"));
   commands = [];
+  writeFileSync(join(dir, "opentimestamps.py"), "");
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -23,6 +24,8 @@ function machine(overrides: Partial<Machine> = {}): Machine {
   return {
     path: [dir],
     chromium: join(dir, "chromium"),
+    // Present unless a test removes it: the cases below are about the others.
+    otsLibrary: join(dir, "opentimestamps.py"),
     root: false,
     run: (command) => commands.push(command),
     listening: async () => true,
@@ -94,6 +97,22 @@ describe("the test run's requirements", () => {
     const line = await failure(machine());
     expect(line).toContain("openssl");
     expect(line).toContain("apt-get install -y openssl");
+  });
+
+  it("python3-opentimestamps missing, root: installed with Debian's package", async () => {
+    executable("chromium");
+    executable("openssl");
+    rmSync(join(dir, "opentimestamps.py"));
+    const m = machine({
+      root: true,
+      run: (command) => {
+        commands.push(command);
+        if (command.includes("install -y python3-opentimestamps"))
+          writeFileSync(join(dir, "opentimestamps.py"), "");
+      },
+    });
+    await provideRequirements(m, () => {});
+    expect(commands).toEqual(["apt-get update && apt-get install -y python3-opentimestamps"]);
   });
 
   it("PostgreSQL or Redis stopped: started with scripts/ensure-services.sh, also when not root", async () => {

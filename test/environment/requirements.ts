@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { Socket } from "node:net";
 import { delimiter, join } from "node:path";
 
@@ -24,6 +24,8 @@ export interface Machine {
   path: string[];
   /** Debian's Chromium, where test/browser/browser.ts launches it. */
   chromium: string;
+  /** Debian's python3-opentimestamps, which reads the `.ots` files stampd writes. */
+  otsLibrary: string;
   /** Whether this process runs as root. */
   root: boolean;
   /** Runs a shell command, its output on the test run's stderr; throws when it fails. */
@@ -35,6 +37,7 @@ export interface Machine {
 export const thisMachine: Machine = {
   path: (process.env.PATH ?? "").split(delimiter).filter(Boolean),
   chromium: "/usr/bin/chromium",
+  otsLibrary: "/usr/lib/python3/dist-packages/opentimestamps/__init__.py",
   root: process.getuid?.() === 0,
   run: (command) =>
     execFileSync("bash", ["-c", command], { stdio: ["ignore", process.stderr, process.stderr] }),
@@ -64,6 +67,12 @@ export function requirements(machine: Machine): Requirement[] {
       what: "openssl (the RFC 3161 tests run a real openssl ts authority)",
       present: () => onPath(machine, "openssl"),
       provide: "apt-get update && apt-get install -y openssl",
+      needsRoot: true,
+    },
+    {
+      what: "python3-opentimestamps (the OpenTimestamps library reads the .ots files stampd exports)",
+      present: () => existsSync(machine.otsLibrary),
+      provide: "apt-get update && apt-get install -y python3-opentimestamps",
       needsRoot: true,
     },
     {

@@ -1,0 +1,131 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { getJson, stampHash, startProofService } from "../proofs/helpers.js";
+import { bitcoin, pending, varbytes } from "./ots-bytes.js";
+import { stubServer } from "./stub-server.js";
+
+const sha256hex = (...parts: (Buffer | Uint8Array)[]) =>
+  createHash("sha256").update(Buffer.concat(parts)).digest("hex");
+
+/** What Debian's python3-opentimestamps reads in a .ots file (test/anchors/read-ots.py). */
+interface OtsReading {
+  hash_op: string;
+  file_digest: string;
+  messages: string[];
+  attestations: ({ pending: string } | { bitcoin: number })[] & { commitment: string }[];
+}
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+function readWithPython(ots: Uint8Array): OtsReading {
+  const dir = mkdtempSync(join(tmpdir(), "stampd-ots-"));
+  try {
+    writeFileSync(join(dir, "stamp.ots"), ots);
+    // Debian's interpreter: the package installs the library for it (test/environment/requirements.ts).
+    const out = execFileSync("/usr/bin/python3", [
+      join(import.meta.dirname, "read-ots.py"),
+      join(dir, "stamp.ots"),
+    ]);
+    return JSON.parse(out.toString()) as OtsReading;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A calendar stand-in: commits append(nonce), sha256; upgrades that commitment once `mined`. */
+async function calendar() {
+  const state = { mined: false };
+  const nonce = new Uint8Array(16).fill(4);
+  const server = await stubServer(({ method, path }) => {
+    if (method === "POST" && path === "/digest")
+      return { status: 200, body: Uint8Array.from([0xf0, ...varbytes(nonce), 0x08, ...pending(server.url)]) };
+    if (path.startsWith("/timestamp/") && state.mined)
+      return { status: 200, body: Uint8Array.from([0xf1, ...varbytes([0xbb]), 0x08, ...bitcoin(900003)]) };
+    return { status: 404, body: "Pending confirmation in Bitcoin blockchain", type: "text/plain" };
+  });
+  stops.push(server.close);
+  return { url: server.url, state, commitment: (root: string) => sha256hex(Buffer.from(root, "hex"), nonce) };
+}
+
+describe("GET /stamps/{id}/timestamp.ots, read by python3-opentimestamps", () => {
+  it("leads from each document's SHA-256 to its batch root and the calendar's pending attestation, then to the Bitcoin attestation", async () => {
+    const cal = await calendar();
+    const running = await startProofService({ OTS_CALENDAR_URLS: cal.url });
+    stops.push(() => running.svc.close());
+    const documents = ["first document", "second document", "third document"];
+    const stamps = [];
+    for (const content of documents)
+      stamps.push(await stampHash(running.svc, ["bitcoin"], `${content} ${Math.random()}`));
+    await running.tick();
+
+    for (const { id, hex } of stamps) {
+      const res = await fetch(`${running.svc.baseUrl}/stamps/${id}/timestamp.ots`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/vnd.opentimestamps.ots");
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${id}.ots"`);
+      const reading = readWithPython(new Uint8Array(await res.arrayBuffer()));
+      const { batch } = await getJson<{ batch: { root: string } }>(running.svc, `/stamps/${id}/proof`);
+      expect(reading.hash_op).toBe("sha256");
+      expect(reading.file_digest).toBe(hex);
+      // The library computed every message itself: the document's hash reaches the batch root.
+      expect(reading.messages).toContain(batch.root);
+      expect(reading.attestations).toEqual([{ pending: cal.url, commitment: cal.commitment(batch.root) }]);
+    }
+
+    cal.state.mined = true;
+    running.clock.advance(10 * 60_000);
+    await running.tick();
+    const { id } = stamps[1]!;
+    const upgraded = await fetch(`${running.svc.baseUrl}/stamps/${id}/timestamp.ots`);
+    const { batch } = await getJson<{ batch: { root: string } }>(running.svc, `/stamps/${id}/proof`);
+    const commitment = cal.commitment(batch.root);
+    const reading = readWithPython(new Uint8Array(await upgraded.arrayBuffer()));
+    expect(reading.attestations).toEqual(
+      expect.arrayContaining([
+        { pending: cal.url, commitment },
+        { bitcoin: 900003, commitment: sha256hex(Buffer.from([0xbb]), Buffer.from(commitment, "hex")) },
+      ]),
+    );
+    expect(reading.attestations).toHaveLength(2);
+  });
+
+  it("answers 404 ots_not_requested without the bitcoin anchor, 409 with Retry-After while pending", async () => {
+    const cal = await calendar();
+    const running = await startProofService({ OTS_CALENDAR_URLS: cal.url });
+    stops.push(() => running.svc.close());
+    const logOnly = await stampHash(running.svc, ["log"]);
+    const waiting = await stampHash(running.svc, ["bitcoin"]);
+    const get = (id: string) => fetch(`${running.svc.baseUrl}/stamps/${id}/timestamp.ots`);
+
+    const notSealed = await get(waiting.id);
+    expect(notSealed.status).toBe(409);
+    expect(notSealed.headers.get("retry-after")).toBe("3600");
+    expect(await notSealed.json()).toMatchObject({ code: "stamp_not_confirmed" });
+
+    await running.tick();
+    const notRequested = await get(logOnly.id);
+    expect(notRequested.status).toBe(404);
+    expect(await notRequested.json()).toMatchObject({ code: "ots_not_requested" });
+    expect((await get("stp_00000000000000000000000000")).status).toBe(404);
+  });
+
+  it("answers 409 ots_pending with Retry-After while no calendar has answered for the root", async () => {
+    const down = await stubServer(() => ({ status: 503 }));
+    stops.push(down.close);
+    const running = await startProofService({ OTS_CALENDAR_URLS: down.url });
+    stops.push(() => running.svc.close());
+    const { id } = await stampHash(running.svc, ["bitcoin"]);
+    await running.tick();
+    const res = await fetch(`${running.svc.baseUrl}/stamps/${id}/timestamp.ots`);
+    expect(res.status).toBe(409);
+    expect(res.headers.get("retry-after")).toBe("3600");
+    expect(await res.json()).toMatchObject({ code: "ots_pending" });
+  });
+});
