@@ -91,6 +91,7 @@ export {
   parseProofBundle,
 } from "./bundle/bundle.js";
 export { type FetchBundleOptions, fetchProofBundle } from "./bundle/fetch-bundle.js";
+export { type OpenTimestampsReading, readStampOpenTimestamps } from "./bundle/opentimestamps.js";
 export {
   readTimestampToken,
   TimestampTokenError,

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createClient, fetchProofBundle, verifyProofBundle } from "../../sdk/src/index.js";
 import { getJson, stampHash, startProofService } from "../proofs/helpers.js";
 import { bitcoin, pending, varbytes } from "./ots-bytes.js";
 import { stubServer } from "./stub-server.js";
@@ -127,5 +128,51 @@ describe("GET /stamps/{id}/timestamp.ots, read by python3-opentimestamps", () =>
     expect(res.status).toBe(409);
     expect(res.headers.get("retry-after")).toBe("3600");
     expect(await res.json()).toMatchObject({ code: "ots_pending" });
+  });
+});
+
+describe("the proof bundle's opentimestamps part", () => {
+  it("is fetched for a bitcoin anchor, read offline (calendar, attested height) and refused for another stamp", async () => {
+    const cal = await calendar();
+    const running = await startProofService({ OTS_CALENDAR_URLS: cal.url });
+    stops.push(() => running.svc.close());
+    const client = createClient({ baseUrl: running.svc.baseUrl, maxRetries: 0 });
+    const mine = await stampHash(running.svc, ["bitcoin"]);
+    const other = await stampHash(running.svc, ["bitcoin"]);
+    await running.tick();
+    const serviceUrl = running.svc.baseUrl;
+    const pendingBundle = await fetchProofBundle(client, mine.id, { serviceUrl });
+    const piece = async (bundle: typeof pendingBundle) =>
+      (await verifyProofBundle(bundle)).pieces.find((p) => p.name === "opentimestamps");
+    expect(await piece(pendingBundle)).toMatchObject({
+      status: "unverified",
+      detail: expect.stringContaining(`pending at ${cal.url}`),
+    });
+
+    cal.state.mined = true;
+    running.clock.advance(10 * 60_000);
+    await running.tick();
+    const upgraded = await fetchProofBundle(client, mine.id, { serviceUrl, previous: pendingBundle });
+    expect(upgraded.opentimestamps).not.toBe(pendingBundle.opentimestamps);
+    expect((await piece(upgraded))!.detail).toContain(
+      "Bitcoin block 900003 attested by a calendar (unverified",
+    );
+
+    const othersFile = (await fetchProofBundle(client, other.id, { serviceUrl })).opentimestamps;
+    expect(await piece({ ...upgraded, opentimestamps: othersFile! })).toMatchObject({
+      status: "invalid",
+      detail: expect.stringContaining("is not the stamped hash"),
+    });
+  });
+
+  it("is left out for a stamp without the bitcoin anchor", async () => {
+    const running = await startProofService();
+    stops.push(() => running.svc.close());
+    const { id } = await stampHash(running.svc, ["log"]);
+    await running.tick();
+    const client = createClient({ baseUrl: running.svc.baseUrl, maxRetries: 0 });
+    const bundle = await fetchProofBundle(client, id, { serviceUrl: running.svc.baseUrl });
+    expect(bundle).not.toHaveProperty("opentimestamps");
+    expect((await verifyProofBundle(bundle)).pieces.map((p) => p.name)).not.toContain("opentimestamps");
   });
 });

@@ -2,11 +2,12 @@ import { toBase64 } from "../../../core/base64.js";
 import { verifyStampProof } from "../../../core/stamp-proof.js";
 import type { components } from "../../../gen/openapi/types.js";
 import type { StampdClient } from "../client.js";
-import { ConflictError, UnprocessableEntityError } from "../internal/errors.js";
+import { ConflictError, NotFoundError, UnprocessableEntityError } from "../internal/errors.js";
 import type { RequestOptions } from "../internal/request.js";
 import { verifyRfc3161Anchor } from "./anchor-token.js";
 import { PROOF_BUNDLE_FORMAT, type ProofBundle, ProofBundleError } from "./bundle.js";
 import { checkLogConsistency } from "./log-consistency.js";
+import { readStampOpenTimestamps } from "./opentimestamps.js";
 
 type Schemas = components["schemas"];
 
@@ -22,7 +23,9 @@ export interface FetchBundleOptions extends RequestOptions {
 /**
  * Gathers a proof bundle for a stamp: the stamp, its proof (with the outside TSA's token of a
  * confirmed `rfc3161` anchor), the log's verifier key, the stamp as an RFC 3161 token of the
- * service's TSA and the TSA's CA (parts not yet available are null).
+ * service's TSA and the TSA's CA (parts not yet available are null), and for a `bitcoin` anchor
+ * the OpenTimestamps proof once a calendar has answered (it must lead from the stamped hash to
+ * the batch root).
  *
  * Given the `previous` bundle it is an upgrade, which never weakens what the file held: the stamp
  * document must be the same one; a new proof must verify (leaf, audit path, batch signature, log
@@ -53,6 +56,8 @@ export async function fetchProofBundle(
     previous?.log?.verifier_key ?? (proof?.log ? (await client.log.info(request)).verifier_key : null);
   if (proof && proof !== previous?.proof) await checkNewProof(stamp, proof, verifierKey);
   const log = verifierKey && proof?.log ? await logPart(client, verifierKey, proof, previous, request) : null;
+  const ots =
+    (proof && (await openTimestampsPart(client, stamp, proof, request))) ?? previous?.opentimestamps;
   return {
     format: PROOF_BUNDLE_FORMAT,
     saved_at: new Date().toISOString(),
@@ -61,7 +66,37 @@ export async function fetchProofBundle(
     proof: log?.keepProof ?? proof,
     log: log?.part ?? previous?.log ?? null,
     timestamp: proof ? await timestampPart(client, stampId, request) : (previous?.timestamp ?? null),
+    ...(ots !== undefined && { opentimestamps: ots }),
   };
+}
+
+/**
+ * The `.ots` of a stamp with a `bitcoin` anchor, base64; undefined without that anchor or while no
+ * calendar has answered (404, 409), or for a stamp OpenTimestamps cannot start from (422).
+ */
+async function openTimestampsPart(
+  client: StampdClient,
+  stamp: Schemas["StampResponse"],
+  proof: Schemas["StampProof"],
+  request: RequestOptions,
+): Promise<string | undefined> {
+  if (!stamp.stamp_json.anchors.includes("bitcoin")) return undefined;
+  const file = await client.stamps.openTimestamps(stamp.stamp_id, request).catch((err: unknown) => {
+    if (
+      err instanceof ConflictError ||
+      err instanceof NotFoundError ||
+      err instanceof UnprocessableEntityError
+    )
+      return undefined;
+    throw err;
+  });
+  if (!file) return undefined;
+  try {
+    readStampOpenTimestamps(file, stamp.stamp_json.document.hash, proof.batch.root);
+  } catch (err) {
+    throw new ProofBundleError(`the service's OpenTimestamps proof does not hold: ${(err as Error).message}`);
+  }
+  return toBase64(file);
 }
 
 async function checkNewProof(

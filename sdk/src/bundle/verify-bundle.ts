@@ -6,6 +6,7 @@ import type { AnchorState, StampDocument, VerifyResult } from "../../../core/typ
 import { type VerifiedAnchorToken, verifyRfc3161Anchor } from "./anchor-token.js";
 import type { ProofBundle } from "./bundle.js";
 import { checkLogConsistency } from "./log-consistency.js";
+import { readStampOpenTimestamps } from "./opentimestamps.js";
 import { verifyTimestampToken } from "./timestamp-token.js";
 
 /**
@@ -104,6 +105,7 @@ export async function verifyProofBundle(
     logPiece(bundle, proofCheck, options),
     await consistencyPiece(bundle, logKeys),
     await timestampPiece(bundle, stamp, options),
+    ...openTimestampsPieces(bundle),
     ...anchorPieces(bundle, proofCheck, anchorToken),
   ];
   const valid = verification.is_valid && !pieces.some((p) => p.status === "invalid");
@@ -237,6 +239,41 @@ async function timestampPiece(
     };
   } catch (err) {
     return { name, status: "invalid", detail: (err as Error).message };
+  }
+}
+
+/**
+ * The OpenTimestamps proof of a `bitcoin` anchor (none for a stamp without one): its operations
+ * must lead from the stamped hash to the batch root; what the calendars attest is reported, not
+ * proven, since checking a Bitcoin block header needs a Bitcoin node (`ots verify`).
+ */
+function openTimestampsPieces(bundle: ProofBundle): BundlePiece[] {
+  const name = "opentimestamps";
+  const stamp = bundle.stamp.stamp_json;
+  if (bundle.opentimestamps === undefined) {
+    if (!stamp.anchors.includes("bitcoin")) return [];
+    return [{ name, status: "absent", detail: "no calendar had answered when saved: run `stampd upgrade`" }];
+  }
+  try {
+    const file = fromBase64(bundle.opentimestamps);
+    const { calendars, bitcoinHeights } = readStampOpenTimestamps(
+      file,
+      stamp.document.hash,
+      bundle.proof?.batch.root,
+    );
+    const blocks = bitcoinHeights.length
+      ? `Bitcoin block ${bitcoinHeights.join(", ")} attested by a calendar (unverified: check with \`ots verify\`, which needs a Bitcoin node)`
+      : "no Bitcoin attestation yet: run `stampd upgrade` in a few hours";
+    const pending = calendars.length ? `; pending at ${calendars.join(", ")}` : "";
+    return [
+      {
+        name,
+        status: "unverified",
+        detail: `${bundle.proof ? "leads from the stamped hash to the batch root" : "starts from the stamped hash (no batch proof held)"}; ${blocks}${pending}`,
+      },
+    ];
+  } catch (err) {
+    return [{ name, status: "invalid", detail: (err as Error).message }];
   }
 }
 
