@@ -16,3 +16,19 @@ export function tokenUrl(
   if (stamp.status === "pending" || stamp.hash_algorithm === "blake3") return undefined;
   return linkTo(base, "stamps", stamp.stamp_id, "timestamp.tsr");
 }
+
+/**
+ * Where to download a stamp's OpenTimestamps proof (operation getStampOpenTimestamps, GET
+ * /stamps/{stamp_id}/timestamp.ots), for a sealed SHA-256 stamp whose `bitcoin` anchor this
+ * deployment works on (pending or confirmed); undefined otherwise. Until a calendar has answered
+ * for the batch (moments after sealing) the link answers 409 with Retry-After.
+ */
+export function otsUrl(
+  base: string,
+  stamp: Pick<StampResponse, "stamp_id" | "status" | "hash_algorithm" | "anchors">,
+): string | undefined {
+  const bitcoin = stamp.anchors.find((a) => a.type === "bitcoin");
+  const working = bitcoin?.status === "pending" || bitcoin?.status === "confirmed";
+  if (stamp.status === "pending" || stamp.hash_algorithm !== "sha256" || !working) return undefined;
+  return linkTo(base, "stamps", stamp.stamp_id, "timestamp.ots");
+}

@@ -8,6 +8,7 @@ import { html, type SafeHtml } from "./html.js";
 import { layout } from "./layout.js";
 import { linkTo } from "./links.js";
 import { stampDetails } from "./stamp-details.js";
+import { otsUrl } from "./token-link.js";
 import { verdictOf } from "./verdict.js";
 
 type StampResponse = components["schemas"]["StampResponse"];
@@ -122,11 +123,19 @@ function downloads({ base, stamp, tokenUrl }: VerifyPageInput): SafeHtml {
 <li id="proof-bundle" data-base="${base}" data-stamp-id="${stamp.stamp_id}" data-script="${linkTo(base, "pages", "assets", "proof-bundle.js")}"><button type="button" class="button" id="proof-bundle-button">Proof bundle</button> (<code>${bundle}</code>): the stamp with the evidence its trust score counts (batch proof, log checkpoint and inclusion, time-stamp token), gathered now, so <code>stampd verify</code> checks all of it without this service. <span id="proof-bundle-status" role="status" aria-live="polite"></span><noscript> Without JavaScript: <code>stampd get ${stamp.stamp_id} --out ${bundle}</code>.</noscript></li>
 <li><a href="${linkTo(base, "stamps", stamp.stamp_id)}" download="${file}" type="application/json">Stamp record (JSON)</a>: holds <code>stamp_json</code>, the signed stamp document (its signatures only: offline, its score is not checked).</li>
 ${tokenUrl ? tokenItem(base, stamp.stamp_id, tokenUrl) : ""}
+${otsItem(base, stamp)}
 <li><a href="${linkTo(base, "stamps")}?hash=${encodeURIComponent(`${stamp.hash_algorithm}:${stamp.document_hash}`)}" type="application/json">Every stamp of this document</a> (JSON, newest first): this one and any other stamp of the same hash, as <code>stampd search --hash</code> lists them.</li>
 </ul>
 <p>Without this service: <code class="value" data-copy="command">stampd verify ${bundle} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
 <p>Address of this page: <a class="address" href="${stamp.verify_url}">${stamp.verify_url}</a></p>
 </section>`;
+}
+
+function otsItem(base: string, stamp: StampResponse): SafeHtml | string {
+  const url = otsUrl(base, stamp);
+  if (!url) return "";
+  const file = `${stamp.stamp_id}.ots`;
+  return html`<li><a href="${url}" download="${file}" type="application/vnd.opentimestamps.ots">OpenTimestamps proof</a> of the bitcoin anchor, from your document's SHA-256 to the calendars' attestations: <code>ots verify -f your-document ${file}</code> (the Bitcoin block it names is checked with your Bitcoin node)</li>`;
 }
 
 function tokenItem(base: string, stampId: string, tokenUrl: string): SafeHtml {

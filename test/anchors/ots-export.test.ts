@@ -79,6 +79,9 @@ describe("GET /stamps/{id}/timestamp.ots, read by python3-opentimestamps", () =>
       expect(reading.messages).toContain(batch.root);
       expect(reading.attestations).toEqual([{ pending: cal.url, commitment: cal.commitment(batch.root) }]);
     }
+    const page = await (await fetch(`${running.svc.baseUrl}/verify/${stamps[0]!.id}`)).text();
+    expect(page).toContain(`/stamps/${stamps[0]!.id}/timestamp.ots" download="${stamps[0]!.id}.ots"`);
+    expect(page).toContain(`<code>ots verify -f your-document ${stamps[0]!.id}.ots</code>`);
 
     cal.state.mined = true;
     running.clock.advance(10 * 60_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listOperations } from "../../server/contract/openapi.js";
-import { tokenUrl } from "../../server/pages/token-link.js";
+import { otsUrl, tokenUrl } from "../../server/pages/token-link.js";
 
 const base = "https://stampd.example.com/prefix";
 const stamp = { stamp_id: "stp_01JD3X7Q6V9M2K8T4R5N0B1C2D", hash_algorithm: "sha3-256" } as const;
@@ -21,5 +21,34 @@ describe("tokenUrl", () => {
     ],
   ])("is absent for %s", (_name, given) => {
     expect(tokenUrl(base, given)).toBeUndefined();
+  });
+});
+
+describe("otsUrl", () => {
+  const sealed = {
+    stamp_id: stamp.stamp_id,
+    status: "confirmed",
+    hash_algorithm: "sha256",
+    anchors: [{ type: "bitcoin", status: "pending" }],
+  } as const;
+
+  it("is the spec's path of getStampOpenTimestamps under the public base URL", () => {
+    const path = listOperations().find((op) => op.operationId === "getStampOpenTimestamps")!.path;
+    expect(otsUrl(base, sealed)).toBe(base + path.replace("{stamp_id}", stamp.stamp_id));
+  });
+
+  it.each([
+    ["a pending stamp (409)", { ...sealed, status: "pending" as const }],
+    ["a SHA3-256 stamp (422)", { ...sealed, hash_algorithm: "sha3-256" as const }],
+    ["a stamp without the bitcoin anchor (404)", { ...sealed, anchors: [] }],
+    [
+      "a bitcoin anchor this deployment cannot work on",
+      {
+        ...sealed,
+        anchors: [{ type: "bitcoin" as const, status: "unavailable" as const, reason: "no calendar" }],
+      },
+    ],
+  ])("is absent for %s", (_name, given) => {
+    expect(otsUrl(base, given)).toBeUndefined();
   });
 });
