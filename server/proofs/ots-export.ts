@@ -2,7 +2,7 @@ import { hexToBytes } from "@noble/hashes/utils.js";
 import { otsFile, stampTimestamp } from "../../core/ots-file.js";
 import type { AnchorRepository } from "../anchors/anchor-repository.js";
 import { calendarTimestamp } from "../anchors/bitcoin-anchor.js";
-import { notFound, ServiceError } from "../errors.js";
+import { conflict, notFound, ServiceError } from "../errors.js";
 import type { StampRepository } from "../stamps/stamp-repository.js";
 import type { ProofRepository } from "./proof-repository.js";
 
@@ -39,6 +39,13 @@ export class OtsExport {
       throw this.pending(`stamp ${stampId} is pending; its batch is not sealed yet`, "stamp_not_confirmed");
     const record = (await this.deps.anchors.forBatch(leaf.batch.id)).find((r) => r.type === "bitcoin");
     const fromRoot = record?.evidence ? calendarTimestamp(record.evidence, leaf.batch.root) : null;
+    if (!fromRoot && record && record.status !== "pending") {
+      // Submitted before stampd kept the calendars' answers: nothing will come to export.
+      throw conflict(
+        `the bitcoin anchor of stamp ${stampId} kept no calendar answer to export`,
+        "ots_pending",
+      );
+    }
     if (!fromRoot) {
       throw this.pending(
         `no OpenTimestamps calendar has answered for the batch of stamp ${stampId} yet`,

@@ -132,6 +132,33 @@ describe("GET /stamps/{id}/timestamp.ots, read by python3-opentimestamps", () =>
     expect(res.headers.get("retry-after")).toBe("3600");
     expect(await res.json()).toMatchObject({ code: "ots_pending" });
   });
+
+  it("answers 409 ots_pending without Retry-After for an anchor settled before calendars' answers were kept", async () => {
+    const cal = await calendar();
+    const running = await startProofService({ OTS_CALENDAR_URLS: cal.url });
+    stops.push(() => running.svc.close());
+    const { id } = await stampHash(running.svc, ["bitcoin"]);
+    await running.tick();
+    const { store } = running.svc.service.ctx;
+    const { batch } = (await store.proofs.proofOf(id))!;
+    const [record] = await store.anchors.forBatch(batch.id);
+    // Receipts as the bitcoin anchor stored them before this export: commitments only.
+    const legacy = JSON.stringify({ pending: [{ calendar: cal.url, commitment: "00".repeat(32) }] });
+    await store.anchors.save(
+      {
+        ...record!,
+        status: "confirmed",
+        reference: "900004",
+        confirmedAt: new Date(),
+        evidence: Buffer.from(legacy),
+      },
+      new Date(),
+    );
+    const res = await fetch(`${running.svc.baseUrl}/stamps/${id}/timestamp.ots`);
+    expect(res.status).toBe(409);
+    expect(res.headers.get("retry-after")).toBeNull();
+    expect(await res.json()).toMatchObject({ code: "ots_pending" });
+  });
 });
 
 describe("the proof bundle's opentimestamps part", () => {
