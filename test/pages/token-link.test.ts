@@ -27,10 +27,10 @@ describe("tokenUrl", () => {
 describe("otsUrl", () => {
   const sealed = {
     stamp_id: stamp.stamp_id,
-    status: "confirmed",
-    hash_algorithm: "sha256",
-    anchors: [{ type: "bitcoin", status: "pending" }],
-  } as const;
+    status: "confirmed" as const,
+    hash_algorithm: "sha256" as const,
+    anchors: [{ type: "bitcoin" as const, status: "pending" as const }],
+  };
 
   it("is the spec's path of getStampOpenTimestamps under the public base URL", () => {
     const path = listOperations().find((op) => op.operationId === "getStampOpenTimestamps")!.path;
