@@ -48,6 +48,7 @@ export const implemented: ReadonlySet<OperationId> = new Set<OperationId>([
   "getWsStats",
   "getStampProof",
   "getStampTimestamp",
+  "getStampOpenTimestamps",
   "getStampSigstoreBundle",
   "getSigstoreTrustedRoot",
   "getLogInfo",

@@ -144,6 +144,7 @@ const EXPECTED_OPERATIONS: Record<string, string> = {
   getStamp: "GET /stamps/{stamp_id}",
   getStampProof: "GET /stamps/{stamp_id}/proof",
   getStampTimestamp: "GET /stamps/{stamp_id}/timestamp.tsr",
+  getStampOpenTimestamps: "GET /stamps/{stamp_id}/timestamp.ots",
   getStampSigstoreBundle: "GET /stamps/{stamp_id}/sigstore",
   getSigstoreTrustedRoot: "GET /sigstore/trusted_root.json",
   getLogInfo: "GET /log",
