@@ -3727,11 +3727,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            /** @description The stamp is pending, or no OpenTimestamps calendar has answered for its batch root yet; retry after `Retry-After` seconds. */
+            /** @description The stamp is pending, or no OpenTimestamps calendar has answered for its batch root yet; retry after `Retry-After` seconds. Without `Retry-After`, the anchor settled before stampd kept the calendars' answers: there is nothing to export. */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
                     [name: string]: unknown;
                 };
                 content: {
