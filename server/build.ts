@@ -47,7 +47,7 @@ import type { Handlers } from "./rest/handlers/handler.js";
 import { healthHandlers } from "./rest/handlers/health-handlers.js";
 import { keyRingHandlers } from "./rest/handlers/key-ring-handlers.js";
 import { logHandlers } from "./rest/handlers/log-handlers.js";
-import { logTileHandlers } from "./rest/handlers/log-tile-handlers.js";
+import { logTileHandlers, stampLogTileHandlers } from "./rest/handlers/log-tile-handlers.js";
 import { metricsHandlers, metricsOnRestPort } from "./rest/handlers/metrics-handlers.js";
 import { pageHandlers } from "./rest/handlers/page-handlers.js";
 import { proofHandlers } from "./rest/handlers/proof-handlers.js";
@@ -163,7 +163,8 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     ...keyRingHandlers(keys.ring, config.KEY_RING_REFRESH_SECONDS),
     ...logTileHandlers(proofs.log),
     ...proofHandlers(proofs.service, proofs.ots),
-    ...sigstoreHandlers(sigstore),
+    ...sigstoreHandlers(sigstore.service),
+    ...stampLogTileHandlers(sigstore.log),
     ...pageHandlers(ctx, { stamps: stamps.service, explorer: vault.explorer, ws }),
   };
   const grpc = createGrpcServer({

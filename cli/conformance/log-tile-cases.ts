@@ -13,6 +13,26 @@ interface TileAnswer {
 
 /** A path of each shape (one to four index segments); a mock answers any with the spec's example. */
 const EXAMPLE_PATHS = ["tile/0/000", "tile/0/000.p/1", "tile/0/x001/x000/000", "tile/0/x001/x000/x000/000"];
+/** A tiled log of the target: the transparency log, or the stamp log (docs/sigstore.md). */
+interface TiledLog {
+  checkpoint(c: Ctx, o?: RequestOptions): Promise<string>;
+  tile(c: Ctx, path: string, o?: RequestOptions): Promise<Uint8Array>;
+  /** With --write, gives the log an entry, so even a new log has a partial tile. */
+  grow(c: Ctx): Promise<unknown>;
+}
+
+export const transparencyLog: TiledLog = {
+  checkpoint: (c, o) => c.client.log.tilesCheckpoint(o),
+  tile: (c, path, o) => c.client.log.tile(path, o),
+  grow: (c) => c.fx.confirmedStampId(),
+};
+
+export const stampLog: TiledLog = {
+  checkpoint: (c, o) => c.client.log.stampLogTilesCheckpoint(o),
+  tile: (c, path, o) => c.client.log.stampLogTile(path, o),
+  grow: async (c) => c.client.stamps.sigstoreBundle(await c.fx.confirmedStampId()),
+};
+
 /** Reads of a partial tile that may meet the log growing past it. */
 const ATTEMPTS = 3;
 
@@ -24,12 +44,12 @@ const ATTEMPTS = 3;
  * 256 000) must answer that shape's first tile with the documented 404. A level-63 tile, which no
  * log has, must answer 404 whatever the log's size.
  */
-export function logTileCases(segments: number): OperationCases {
+export function logTileCases(segments: number, log: TiledLog = transparencyLog): OperationCases {
   const cases: OperationCases<TileAnswer> = {
     call: async (c, o) => {
-      if (!c.mock) return readTile(c, segments, o);
+      if (!c.mock) return readTile(c, log, segments, o);
       const path = EXAMPLE_PATHS[segments - 1]!;
-      return { path, bytes: await c.client.log.tile(path, o) };
+      return { path, bytes: await log.tile(c, path, o) };
     },
     check: (b, c) => {
       if (c.mock || !b.tile) return;
@@ -46,24 +66,22 @@ export function logTileCases(segments: number): OperationCases {
         name: "a tile no log has (level 63)",
         // The Error body of a missing tile carries no code (server/rest/handlers/log-tile-handlers.ts).
         status: 404,
-        provoke: (c) =>
-          c.client.log.tile(tilePath({ level: 63, index: firstIndex(segments), width: TILE_WIDTH })),
+        provoke: (c) => log.tile(c, tilePath({ level: 63, index: firstIndex(segments), width: TILE_WIDTH })),
       },
     ],
   };
   return cases as OperationCases;
 }
 
-async function readTile(c: Ctx, segments: number, o?: RequestOptions): Promise<TileAnswer> {
-  // With --write the log has an entry (a confirmed stamp), so even a new log has a partial tile.
-  if (c.write) await c.fx.confirmedStampId();
+async function readTile(c: Ctx, log: TiledLog, segments: number, o?: RequestOptions): Promise<TileAnswer> {
+  if (c.write) await log.grow(c);
   for (let attempt = 1; ; attempt++) {
-    const size = Number((await c.client.log.tilesCheckpoint(o)).split("\n")[1]);
+    const size = Number((await log.checkpoint(c, o)).split("\n")[1]);
     const tile = tileOfShape(size, segments);
-    if (!tile) return missing(c, size, segments, o);
+    if (!tile) return missing(c, log, size, segments, o);
     const path = tilePath(tile);
     try {
-      return { path, tile, bytes: await c.client.log.tile(path, o) };
+      return { path, tile, bytes: await log.tile(c, path, o) };
     } catch (err) {
       // A partial tile is deleted once the log grows past it (docs/log-tiles.md): read the new checkpoint.
       const grown = err instanceof APIError && err.status === 404 && tile.width < TILE_WIDTH;
@@ -73,10 +91,16 @@ async function readTile(c: Ctx, segments: number, o?: RequestOptions): Promise<T
 }
 
 /** The first tile of the shape, which a log of `size` entries does not have, answered 404. */
-async function missing(c: Ctx, size: number, segments: number, o?: RequestOptions): Promise<TileAnswer> {
+async function missing(
+  c: Ctx,
+  log: TiledLog,
+  size: number,
+  segments: number,
+  o?: RequestOptions,
+): Promise<TileAnswer> {
   const path = tilePath({ level: 0, index: firstIndex(segments), width: TILE_WIDTH });
   try {
-    await c.client.log.tile(path, o);
+    await log.tile(c, path, o);
   } catch (err) {
     if (err instanceof APIError && err.status === 404) return { path };
     throw err;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Schemas } from "../../sdk/src/index.js";
 import type { OperationId } from "../../server/contract/openapi.js";
 import { expectThat, NotRun } from "./check.js";
-import { logTileCases } from "./log-tile-cases.js";
+import { logTileCases, stampLog } from "./log-tile-cases.js";
 import type { Ctx, ErrorCase, OperationCases } from "./rest-recipe.js";
 
 const op = <T>(cases: OperationCases<T>) => cases as OperationCases<unknown>;
@@ -683,6 +683,14 @@ export const restCases: Record<OperationId, OperationCases> = {
   getLogTile2: logTileCases(2),
   getLogTile3: logTileCases(3),
   getLogTile4: logTileCases(4),
+  getStampLogTilesCheckpoint: op({
+    call: (c, o) => c.client.log.stampLogTilesCheckpoint(o),
+    check: isCheckpoint,
+  }),
+  getStampLogTile: logTileCases(1, stampLog),
+  getStampLogTile2: logTileCases(2, stampLog),
+  getStampLogTile3: logTileCases(3, stampLog),
+  getStampLogTile4: logTileCases(4, stampLog),
   getKeyRing: op({
     call: (c, o) => c.client.log.keyRing(o),
     check: (b) => {

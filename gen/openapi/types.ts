@@ -1270,6 +1270,117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/stamps/tiles/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stamp log's checkpoint (C2SP tlog-tiles)
+         * @description The stamp log (docs/sigstore.md: its entries are the `hashedrekord` bodies of Sigstore
+         *     bundles) as C2SP tiles under `/log/stamps/tiles/`, laid out as `/log/tiles/` is: this
+         *     checkpoint (origin `<LOG_ORIGIN>/stamps`, signed by the log key), the hash tiles and the
+         *     entry bundles. Every tile of its tree is stored before it is served.
+         */
+        get: operations["getStampLogTilesCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/stamps/tiles/tile/{level}/{s1}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile whose index fits one segment (stamp log)
+         * @description A tile of the stamp log, with the grammar and answers of the same path under
+         *     `/log/tiles/`; an entry bundle holds the stamp log's entries, the RFC 8785 text of
+         *     `hashedrekord` 0.0.2 entries (docs/sigstore.md).
+         */
+        get: operations["getStampLogTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/stamps/tiles/tile/{level}/{s1}/{s2}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile of two index segments (stamp log)
+         * @description A tile of the stamp log, with the grammar and answers of the same path under
+         *     `/log/tiles/`; an entry bundle holds the stamp log's entries, the RFC 8785 text of
+         *     `hashedrekord` 0.0.2 entries (docs/sigstore.md).
+         */
+        get: operations["getStampLogTile2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/stamps/tiles/tile/{level}/{s1}/{s2}/{s3}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile of three index segments (stamp log)
+         * @description A tile of the stamp log, with the grammar and answers of the same path under
+         *     `/log/tiles/`; an entry bundle holds the stamp log's entries, the RFC 8785 text of
+         *     `hashedrekord` 0.0.2 entries (docs/sigstore.md).
+         */
+        get: operations["getStampLogTile3"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/stamps/tiles/tile/{level}/{s1}/{s2}/{s3}/{s4}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile of four index segments (stamp log)
+         * @description A tile of the stamp log, with the grammar and answers of the same path under
+         *     `/log/tiles/`; an entry bundle holds the stamp log's entries, the RFC 8785 text of
+         *     `hashedrekord` 0.0.2 entries (docs/sigstore.md).
+         */
+        get: operations["getStampLogTile4"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tsa/ca.pem": {
         parameters: {
             query?: never;
@@ -5717,6 +5828,260 @@ export interface operations {
         };
     };
     getLogTile4: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s2: components["parameters"]["TileSegment2Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s3: components["parameters"]["TileSegment3Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s4: components["parameters"]["TileSegment4Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
+                    "application/octet-stream": Blob;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStampLogTilesCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoint. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=5` */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example stampd.example.com/log/stamps
+                     *     1843
+                     *     037kGJdt2VdTwcc4YrOTj6Kiz5tP8P3+izDNlSCWFLc=
+                     *
+                     *     — stampd.example.com/log/stamps ihlUxqaNwkdaKpdYJH0tRr9Ilz4F5r1k7ryZ4fqSoF6xMqFcx1i8wOMh1hOjeSA9PO89d3HAhGGwl6mQ7HRTH/lhWf0=
+                     */
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStampLogTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
+                    "application/octet-stream": Blob;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStampLogTile2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s2: components["parameters"]["TileSegment2Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
+                    "application/octet-stream": Blob;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStampLogTile3: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A hash tile level (0 to 63), or `entries` for entry bundles.
+                 * @example 0
+                 */
+                level: components["parameters"]["TileLevelPath"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s1: components["parameters"]["TileSegment1Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s2: components["parameters"]["TileSegment2Path"];
+                /**
+                 * @description A segment of the tile's index and width (`x001`, `067`, `067.p`, or the width `12`).
+                 * @example 000
+                 */
+                s3: components["parameters"]["TileSegment3Path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's bytes. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: a tile of a given width never changes. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Tier": components["headers"]["X-RateLimit-Tier"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (32 bytes per hash: the leaf hashes or subtree roots the tile holds, in order) */
+                    "application/octet-stream": Blob;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStampLogTile4: {
         parameters: {
             query?: never;
             header?: never;

@@ -23,6 +23,7 @@ const repositories: Record<Repository, true> = {
   log: true,
   logTiles: true,
   stampLog: true,
+  stampLogTiles: true,
   anchors: true,
   keyRing: true,
 };

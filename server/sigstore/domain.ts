@@ -1,5 +1,6 @@
 import { logOrigin } from "../config.js";
 import type { AppContext } from "../context.js";
+import { LogTiles } from "../log/log-tiles.js";
 import type { TimestampAuthority } from "../proofs/tsa/authority.js";
 import { SigstoreService } from "./sigstore-service.js";
 import { StampLog } from "./stamp-log.js";
@@ -7,17 +8,26 @@ import { stampLogOrigin } from "./trusted-root.js";
 
 export type SigstorePorts = Pick<AppContext, "config" | "store" | "keys" | "clock">;
 
+export interface SigstoreDomain {
+  /** Stamps as Sigstore bundles, and the trusted root. */
+  service: SigstoreService;
+  /** The stamp log, served as tiles. */
+  log: StampLog;
+}
+
 /** Assembles the stamp log and the Sigstore bundles of stamps (docs/sigstore.md). */
-export function createSigstoreDomain(ports: SigstorePorts, tsa: TimestampAuthority): SigstoreService {
+export function createSigstoreDomain(ports: SigstorePorts, tsa: TimestampAuthority): SigstoreDomain {
   const { config, store, keys, clock } = ports;
   if (!keys.ring) throw new Error("Sigstore bundles are signed with the key ring's keys: open them first");
   const origin = stampLogOrigin(logOrigin(config));
-  const log = new StampLog(store.stampLog, keys.log ?? keys.signing, origin, clock, keys.ring);
-  return new SigstoreService({
+  const tiles = new LogTiles(store.stampLogTiles, []);
+  const log = new StampLog(store.stampLog, keys.log ?? keys.signing, origin, clock, tiles, keys.ring);
+  const service = new SigstoreService({
     stamps: store.stamps,
     log,
     ring: keys.ring,
     tsa,
     pendingRetryAfterSeconds: Math.ceil(config.BATCH_INTERVAL_MS / 1000),
   });
+  return { service, log };
 }

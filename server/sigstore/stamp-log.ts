@@ -5,6 +5,7 @@ import type { DeploymentKeyRing } from "../keys/key-ring.js";
 import { vouchedSigner } from "../keys/vouched-signer.js";
 import { signedBy, signedCheckpoint } from "../log/checkpoint-signer.js";
 import type { StoredCheckpoint } from "../log/log-repository.js";
+import type { LogTiles } from "../log/log-tiles.js";
 import { LogTree } from "../log/log-tree.js";
 import type { StampLogEntry, StampLogRepository } from "./stamp-log-repository.js";
 
@@ -34,6 +35,8 @@ export class StampLog {
     private readonly signer: Signer,
     readonly origin: string,
     private readonly clock: Clock,
+    /** The stamp log as C2SP tiles, written before a checkpoint of their size is signed. */
+    readonly tiles: LogTiles,
     /** The key ring, which must vouch for the log key before a checkpoint is signed with it. */
     private readonly ring?: Pick<DeploymentKeyRing, "vouches">,
   ) {}
@@ -56,6 +59,11 @@ export class StampLog {
     if (checkpoint.treeSize > this.tree.size) await this.catchUp();
     const inclusionProof = this.tree.inclusionProof(entry.index, checkpoint.treeSize);
     return { ...entry, checkpoint, inclusionProof };
+  }
+
+  /** The latest signed checkpoint (signing the empty log's on first use). */
+  async checkpoint(): Promise<StoredCheckpoint> {
+    return (await this.repo.latestCheckpoint()) ?? this.sign();
   }
 
   /** Queues the entry for the next append, which begins when the running one ends. */
@@ -83,6 +91,7 @@ export class StampLog {
   /** Signs a checkpoint of the log as stored now and stores it; resolves the latest stored. */
   private async sign(): Promise<StoredCheckpoint> {
     await this.catchUp();
+    await this.tiles.extend(this.tree, (await this.repo.latestCheckpoint())?.treeSize ?? 0);
     const { signer, at } = await vouchedSigner(this.ring, "log", this.signer, this.clock);
     await this.repo.saveCheckpoint(signedCheckpoint(signer, this.origin, this.tree, this.tree.size, at));
     return (await this.repo.latestCheckpoint())!;

@@ -49,6 +49,8 @@ export interface Store {
   readonly logTiles: LogTileRepository;
   /** The stamp log: the `hashedrekord` entries of Sigstore bundles and their checkpoints. */
   readonly stampLog: StampLogRepository;
+  /** The stamp log as C2SP tiles. */
+  readonly stampLogTiles: LogTileRepository;
   /** Anchor records of batches (log, rfc3161, bitcoin, ethereum). */
   readonly anchors: AnchorRepository;
   /** The deployment's key ring and the at-rest key's check value (server/keys/key-ring.ts). */

@@ -55,7 +55,17 @@ export class TileReader {
   /** Paths fetched, for tests that count what was read. */
   readonly fetched: string[] = [];
 
-  constructor(private readonly prefix: string) {}
+  /** Every entry read from an entry bundle, by index. */
+  readonly entries = new Map<number, Buffer>();
+
+  /**
+   * `entrySize`: the byte length every entry must have (the transparency log's are 32-byte batch
+   * roots); null for a log of entries of any length (the stamp log's hashedrekord bodies).
+   */
+  constructor(
+    private readonly prefix: string,
+    private readonly entrySize: number | null = 32,
+  ) {}
 
   async get(path: string): Promise<Response> {
     this.fetched.push(path);
@@ -106,9 +116,12 @@ export class TileReader {
     const bundle = await this.tile("entries", index, width);
     for (let i = 0, at = 0; i < width; i++) {
       const length = bundle.readUInt16BE(at);
-      if (length !== 32) throw new Error(`entry ${index * 256 + i} is ${length} bytes, not a 32-byte root`);
-      if (!leafHash(bundle.subarray(at + 2, at + 2 + length)).equals(hashes[i]!))
+      if (this.entrySize !== null && length !== this.entrySize)
+        throw new Error(`entry ${index * 256 + i} is ${length} bytes, not ${this.entrySize}`);
+      const entry = bundle.subarray(at + 2, at + 2 + length);
+      if (!leafHash(entry).equals(hashes[i]!))
         throw new Error(`entry ${index * 256 + i} does not hash to its leaf hash`);
+      this.entries.set(index * 256 + i, entry);
       at += 2 + length;
     }
   }

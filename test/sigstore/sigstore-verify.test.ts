@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { verifierKey } from "../../core/checkpoint.js";
 import { StampdSocket } from "../../sdk/src/ws/client.js";
 import { connectClient } from "../grpc/fixture.js";
 import { type RunningService, startService } from "../helpers/service.js";
+import { checkNote, TileReader } from "../log/tile-reader.js";
 import { createStamp } from "../stamps/helpers.js";
 import { wsUrl } from "../ws/ws-client.js";
 import { type Bundle, getJson, publishedTrust, type SigstoreTrust, sigstoreVerify } from "./sigstore-js.js";
@@ -142,5 +144,28 @@ describe("stamps of SHA-256 hashes made over gRPC and WebSocket", () => {
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: "timestamp_algorithm_unsupported" });
     expect((await get("/stamps/stp_01JD3X7Q6V9M2K8T4R5N0B1C2D/sigstore")).status).toBe(404);
+  });
+});
+
+describe("the stamp log as C2SP tiles", () => {
+  it("is read whole by the independent tile reader: its entries are the bundles' bodies, in index order", async () => {
+    const note = await (await get("/log/stamps/tiles/checkpoint")).text();
+    const logKey = trust.ring.find((k) => k.kind === "log" && k.state === "active")!;
+    const origin = `${logKey.origin}/stamps`;
+    const key = verifierKey(origin, Buffer.from(logKey.public_key.slice("ed25519:".length), "hex"));
+    const checkpoint = checkNote(note, key);
+    expect(checkpoint.origin).toBe(origin);
+    const reader = new TileReader(`${svc.baseUrl}/log/stamps/tiles/`, null);
+    await reader.audit(checkpoint);
+    const entries = [...reader.entries.entries()].sort(([a], [b]) => a - b).map(([, entry]) => entry);
+    expect(entries.length).toBe(checkpoint.size);
+    expect(entries[0]!.toString("base64")).toBe(
+      bundle.verificationMaterial.tlogEntries[0]!.canonicalizedBody,
+    );
+    for (const entry of entries) expect(JSON.parse(entry.toString()).kind).toBe("hashedrekord");
+    // The transparency log's verifier key does not check the stamp log's checkpoints.
+    expect(() =>
+      checkNote(note, trust.ring.find((k) => k.kind === "log" && k.state === "active")!.verifier_key!),
+    ).toThrow();
   });
 });

@@ -122,24 +122,62 @@ export class Log extends APIResource {
    * const bytes = await client.log.tile(tilePath({ level: 0, index: 0, width: 12 })); // 12 leaf hashes
    */
   tile(path: string, options?: RequestOptions): Promise<Uint8Array> {
+    return this.tileUnder("/log/tiles", path, options);
+  }
+
+  /**
+   * `GET /log/stamps/tiles/checkpoint`: the stamp log's checkpoint (docs/sigstore.md), whose
+   * entries are the `hashedrekord` bodies of Sigstore bundles.
+   *
+   * @example
+   * const note = await client.log.stampLogTilesCheckpoint();
+   */
+  stampLogTilesCheckpoint(options?: RequestOptions): Promise<string> {
+    return this.core.request(
+      "GET",
+      (init) => this.http.GET("/log/stamps/tiles/checkpoint", { ...init, parseAs: "text" }),
+      options,
+    );
+  }
+
+  /**
+   * `GET /log/stamps/tiles/tile/…`: a hash tile or entry bundle of the stamp log by its C2SP path.
+   *
+   * @example
+   * const bundle = await client.log.stampLogTile(tilePath({ level: "entries", index: 0, width: 3 }));
+   */
+  stampLogTile(path: string, options?: RequestOptions): Promise<Uint8Array> {
+    return this.tileUnder("/log/stamps/tiles", path, options);
+  }
+
+  /**
+   * A tile below `/log/tiles` or `/log/stamps/tiles`: the two take the same parameters, so the
+   * paths are typed as the first's (the spec writes the grammar as one path per segment count).
+   */
+  private tileUnder(
+    prefix: "/log/tiles" | "/log/stamps/tiles",
+    path: string,
+    options?: RequestOptions,
+  ): Promise<Uint8Array> {
+    const under = <P extends string>(p: P) => p.replace("/log/tiles", prefix) as P;
     const [, level, ...segments] = path.split("/");
     const [s1 = "", s2 = "", s3 = "", s4 = ""] = segments;
     const get = (init: object) => {
       const asBytes = { ...init, parseAs: "arrayBuffer" as const };
       const base = { level: level ?? "", s1 };
       if (segments.length === 1)
-        return this.http.GET("/log/tiles/tile/{level}/{s1}", { ...asBytes, params: { path: base } });
+        return this.http.GET(under("/log/tiles/tile/{level}/{s1}"), { ...asBytes, params: { path: base } });
       if (segments.length === 2)
-        return this.http.GET("/log/tiles/tile/{level}/{s1}/{s2}", {
+        return this.http.GET(under("/log/tiles/tile/{level}/{s1}/{s2}"), {
           ...asBytes,
           params: { path: { ...base, s2 } },
         });
       if (segments.length === 3)
-        return this.http.GET("/log/tiles/tile/{level}/{s1}/{s2}/{s3}", {
+        return this.http.GET(under("/log/tiles/tile/{level}/{s1}/{s2}/{s3}"), {
           ...asBytes,
           params: { path: { ...base, s2, s3 } },
         });
-      return this.http.GET("/log/tiles/tile/{level}/{s1}/{s2}/{s3}/{s4}", {
+      return this.http.GET(under("/log/tiles/tile/{level}/{s1}/{s2}/{s3}/{s4}"), {
         ...asBytes,
         params: { path: { ...base, s2, s3, s4 } },
       });

@@ -9,7 +9,7 @@ import { PostgresIdempotencyRepository } from "./postgres-idempotency-repository
 import { PostgresIdentityRepository } from "./postgres-identity-repository.js";
 import { PostgresKeyRingRepository } from "./postgres-key-ring-repository.js";
 import { PostgresLogRepository } from "./postgres-log-repository.js";
-import { PostgresLogTileRepository } from "./postgres-log-tile-repository.js";
+import { PostgresLogTileRepository, stampLogTables } from "./postgres-log-tile-repository.js";
 import { PostgresProofRepository } from "./postgres-proof-repository.js";
 import { PostgresStampLogRepository } from "./postgres-stamp-log-repository.js";
 import { PostgresStampRepository } from "./postgres-stamp-repository.js";
@@ -35,6 +35,7 @@ export class PostgresStore implements Store {
   readonly log: PostgresLogRepository;
   readonly logTiles: PostgresLogTileRepository;
   readonly stampLog: PostgresStampLogRepository;
+  readonly stampLogTiles: PostgresLogTileRepository;
   readonly anchors: PostgresAnchorRepository;
   readonly keyRing: PostgresKeyRingRepository;
   readonly availability = new StoreAvailability();
@@ -54,6 +55,7 @@ export class PostgresStore implements Store {
     this.log = new PostgresLogRepository(this.pool);
     this.logTiles = new PostgresLogTileRepository(this.pool);
     this.stampLog = new PostgresStampLogRepository(this.pool);
+    this.stampLogTiles = new PostgresLogTileRepository(this.pool, stampLogTables);
     this.anchors = new PostgresAnchorRepository(this.pool);
     this.keyRing = new PostgresKeyRingRepository(this.pool);
   }

@@ -3,12 +3,34 @@ import type { LogTileRepository, StoredTile } from "../../log/log-tile-repositor
 import { bufferOf, bytesOf } from "../rows/values.js";
 import { preparedOnFirstUse } from "./statements.js";
 
-/** The tiled log's files in SQLite; a write is one transaction. */
+/** Where a tiled log's files are, and the query of its entries' data from index ? to ? (excluded). */
+interface TiledLogTables {
+  tiles: string;
+  entryData: string;
+}
+
+/** The transparency log: its entries' data are the batch roots. */
+export const transparencyLogTables: TiledLogTables = {
+  tiles: "log_tiles",
+  entryData: `SELECT b.root FROM log_entries e JOIN batches b ON b.id = e.batch_id
+              WHERE e.idx >= ? AND e.idx < ? ORDER BY e.idx`,
+};
+
+/** The stamp log (docs/sigstore.md): its entries' data are the hashedrekord bodies. */
+export const stampLogTables: TiledLogTables = {
+  tiles: "stamp_log_tiles",
+  entryData: "SELECT body FROM stamp_log_entries WHERE idx >= ? AND idx < ? ORDER BY idx",
+};
+
+/** A tiled log's files in SQLite; a write is one transaction. */
 export class SqliteLogTileRepository implements LogTileRepository {
   private readonly sql: () => ReturnType<typeof prepare>;
 
-  constructor(private readonly db: Database.Database) {
-    this.sql = preparedOnFirstUse(db, prepare);
+  constructor(
+    private readonly db: Database.Database,
+    tables: TiledLogTables = transparencyLogTables,
+  ) {
+    this.sql = preparedOnFirstUse(db, (connection) => prepare(connection, tables));
   }
 
   async put(tiles: readonly StoredTile[], prune: readonly string[]): Promise<void> {
@@ -38,16 +60,13 @@ export class SqliteLogTileRepository implements LogTileRepository {
   }
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: Database.Database, { tiles, entryData }: TiledLogTables) {
   return {
-    insert: db.prepare("INSERT INTO log_tiles (path, data) VALUES (?, ?) ON CONFLICT (path) DO NOTHING"),
-    prunePrefix: db.prepare("DELETE FROM log_tiles WHERE path LIKE ?"),
-    get: db.prepare("SELECT data FROM log_tiles WHERE path = ?"),
-    has: db.prepare("SELECT 1 FROM log_tiles WHERE path = ?"),
-    paths: db.prepare("SELECT path FROM log_tiles ORDER BY path"),
-    entryData: db.prepare(
-      `SELECT b.root FROM log_entries e JOIN batches b ON b.id = e.batch_id
-       WHERE e.idx >= ? AND e.idx < ? ORDER BY e.idx`,
-    ),
+    insert: db.prepare(`INSERT INTO ${tiles} (path, data) VALUES (?, ?) ON CONFLICT (path) DO NOTHING`),
+    prunePrefix: db.prepare(`DELETE FROM ${tiles} WHERE path LIKE ?`),
+    get: db.prepare(`SELECT data FROM ${tiles} WHERE path = ?`),
+    has: db.prepare(`SELECT 1 FROM ${tiles} WHERE path = ?`),
+    paths: db.prepare(`SELECT path FROM ${tiles} ORDER BY path`),
+    entryData: db.prepare(entryData),
   };
 }

@@ -11,7 +11,7 @@ import { SqliteIdempotencyRepository } from "./sqlite-idempotency-repository.js"
 import { SqliteIdentityRepository } from "./sqlite-identity-repository.js";
 import { SqliteKeyRingRepository } from "./sqlite-key-ring-repository.js";
 import { SqliteLogRepository } from "./sqlite-log-repository.js";
-import { SqliteLogTileRepository } from "./sqlite-log-tile-repository.js";
+import { SqliteLogTileRepository, stampLogTables } from "./sqlite-log-tile-repository.js";
 import { SqliteProofRepository } from "./sqlite-proof-repository.js";
 import { SqliteStampLogRepository } from "./sqlite-stamp-log-repository.js";
 import { SqliteStampRepository } from "./sqlite-stamp-repository.js";
@@ -35,6 +35,7 @@ export class SqliteStore implements Store {
   readonly log: SqliteLogRepository;
   readonly logTiles: SqliteLogTileRepository;
   readonly stampLog: SqliteStampLogRepository;
+  readonly stampLogTiles: SqliteLogTileRepository;
   readonly anchors: SqliteAnchorRepository;
   readonly keyRing: SqliteKeyRingRepository;
   readonly availability = new StoreAvailability();
@@ -70,6 +71,7 @@ export class SqliteStore implements Store {
     this.log = diskFull.guard(new SqliteLogRepository(this.db));
     this.logTiles = diskFull.guard(new SqliteLogTileRepository(this.db));
     this.stampLog = diskFull.guard(new SqliteStampLogRepository(this.db));
+    this.stampLogTiles = diskFull.guard(new SqliteLogTileRepository(this.db, stampLogTables));
     this.anchors = diskFull.guard(new SqliteAnchorRepository(this.db));
     this.keyRing = diskFull.guard(new SqliteKeyRingRepository(this.db));
   }
