@@ -35,6 +35,15 @@ export function checkpointText(checkpoint: Checkpoint): string {
   return `${checkpoint.origin}\n${checkpoint.treeSize}\n${toBase64(checkpoint.rootHash)}\n`;
 }
 
+/**
+ * The stamp log's origin for a transparency log origin (docs/sigstore.md): a name of its own, so a
+ * checkpoint of one log never passes for the other's, though the log key signs both.
+ *
+ * @example
+ * stampLogOrigin("stampd.example.com/log"); // "stampd.example.com/log/stamps"
+ */
+export const stampLogOrigin = (logOrigin: string): string => `${logOrigin}/stamps`;
+
 /** SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ 32-byte public key): a Sigstore trusted root's `checkpointKeyId`. */
 export function ed25519KeyHash(keyName: string, publicKey: Uint8Array): Uint8Array {
   return sha256(new Uint8Array([...encoder.encode(`${keyName}\n`), ED25519, ...publicKey]));

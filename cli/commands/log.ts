@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { type Command, Option } from "commander";
-import { type Checkpoint, verifyCheckpoint } from "../../core/checkpoint.js";
+import { type Checkpoint, stampLogOrigin, verifierKey, verifyCheckpoint } from "../../core/checkpoint.js";
 import { LogForkError, LogMonitor } from "../../core/log-monitor.js";
 import { equalBytes, verifyConsistency, verifyInclusion } from "../../core/merkle.js";
 import { httpTileSource, TiledLog, TileError } from "../../core/tiled-log.js";
@@ -87,7 +87,10 @@ export function registerLog(program: Command): void {
       .description(
         "follow the checkpoints of tiled logs (C2SP tlog-tiles prefixes: the service's /log/tiles/, mirrors) and prove from their tiles that each extends every other; a fork prints both checkpoints and exits 1",
       )
-      .argument("<url...>", "tiled log prefixes, each a view of the same log")
+      .argument(
+        "<url...>",
+        "tiled log prefixes: views of the transparency log (/log/tiles/) and of the stamp log (/log/stamps/tiles/), each checked against the others of its log",
+      )
       .option("--interval <seconds>", "between polls", integerBetween(1, 86_400), 60)
       .option(
         "--count <n>",
@@ -164,18 +167,39 @@ async function inclusionFromTiles(index: number, prefix: string, flags: LogFlags
 }
 
 /**
+ * The verifier keys of the service's two logs, from `GET /log`: the transparency log's, and the
+ * stamp log's (the same log key under the stamp log's origin, docs/sigstore.md).
+ */
+async function servedLogKeys(flags: LogFlags): Promise<string[]> {
+  const info = await clientFor(flags).log.info();
+  const raw = hexToBytes(info.public_key.slice("ed25519:".length));
+  return [info.verifier_key, verifierKey(stampLogOrigin(info.origin), raw)];
+}
+
+/**
  * Follows the checkpoints of tiled logs (one URL per view: the service, mirrors, a witness's copy),
- * proving each new one consistent with all seen before from the tiles. A fork prints both signed
- * checkpoints as evidence and exits 1.
+ * proving each new one consistent with all seen before of the same log (by the checkpoint's
+ * origin: the transparency log and the stamp log are followed side by side) from the tiles. A fork
+ * prints both signed checkpoints as evidence and exits 1.
  */
 async function monitor(prefixes: string[], flags: LogFlags & { interval: number; count?: number }) {
-  const key = flags.logKey ?? (await clientFor(flags).log.info()).verifier_key;
-  const watcher = new LogMonitor([key]);
+  const keys = flags.logKey ? [flags.logKey] : await servedLogKeys(flags);
+  const watchers = new Map<string, LogMonitor>();
+  const watcherOf = (note: string) => {
+    const origin = note.slice(0, note.indexOf("\n"));
+    let watcher = watchers.get(origin);
+    if (!watcher) {
+      watcher = new LogMonitor(keys);
+      watchers.set(origin, watcher);
+    }
+    return watcher;
+  };
   const logs = prefixes.map((prefix) => ({ prefix, log: new TiledLog(httpTileSource(prefix)) }));
   for (let round = 1; ; round++) {
     for (const { prefix, log } of logs) {
       try {
-        const seen = await watcher.poll(log);
+        const note = await log.checkpointNote();
+        const seen = await watcherOf(note).observe(note, log);
         if (seen.fresh) {
           const { treeSize, rootHash } = seen.checkpoint;
           print(

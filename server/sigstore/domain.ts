@@ -1,10 +1,10 @@
+import { stampLogOrigin } from "../../core/checkpoint.js";
 import { logOrigin } from "../config.js";
 import type { AppContext } from "../context.js";
 import { LogTiles } from "../log/log-tiles.js";
 import type { TimestampAuthority } from "../proofs/tsa/authority.js";
 import { SigstoreService } from "./sigstore-service.js";
 import { StampLog } from "./stamp-log.js";
-import { stampLogOrigin } from "./trusted-root.js";
 
 export type SigstorePorts = Pick<AppContext, "config" | "store" | "keys" | "clock">;
 

@@ -1,5 +1,5 @@
 import { createHash, X509Certificate } from "node:crypto";
-import { ed25519KeyHash } from "../../core/checkpoint.js";
+import { ed25519KeyHash, stampLogOrigin } from "../../core/checkpoint.js";
 import type { RingKey } from "../../core/key-ring.js";
 import type { components } from "../../gen/openapi/types.js";
 import { publicKeySpki } from "../keys/sigstore-key.js";
@@ -10,9 +10,6 @@ type TlogInstance = SigstoreTrustedRoot["tlogs"][number];
 type TimestampAuthority = SigstoreTrustedRoot["timestampAuthorities"][number];
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
-
-/** The stamp log's origin for a transparency log origin: its own name, so checkpoints never mix. */
-export const stampLogOrigin = (logOrigin: string): string => `${logOrigin}/stamps`;
 
 /**
  * The stamp log as a Sigstore trusted root lists it, once per log key (of its origin then): the

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { verifierKey } from "../../core/checkpoint.js";
 import { StampdSocket } from "../../sdk/src/ws/client.js";
+import { runStampd, SPAWNS_TIMEOUT, serverArgs } from "../cli/run-stampd.js";
 import { connectClient } from "../grpc/fixture.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { checkNote, TileReader } from "../log/tile-reader.js";
@@ -168,4 +169,23 @@ describe("the stamp log as C2SP tiles", () => {
       checkNote(note, trust.ring.find((k) => k.kind === "log" && k.state === "active")!.verifier_key!),
     ).toThrow();
   });
+
+  it(
+    "is followed by stampd log monitor beside the transparency log, each checked with its own key",
+    async () => {
+      const run = await runStampd([
+        "log",
+        "monitor",
+        `${svc.baseUrl}/log/tiles/`,
+        `${svc.baseUrl}/log/stamps/tiles/`,
+        "--count",
+        "1",
+        ...serverArgs(svc),
+      ]);
+      expect(run).toMatchObject({ code: 0 });
+      expect(run.out).toContain(`${svc.baseUrl}/log/tiles/: checkpoint of`);
+      expect(run.out).toMatch(/\/log\/stamps\/tiles\/: checkpoint of \d+ entries/);
+    },
+    SPAWNS_TIMEOUT,
+  );
 });
