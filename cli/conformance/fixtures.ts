@@ -1,5 +1,5 @@
-import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
-import type { Schemas, StampdClient } from "../../sdk/src/index.js";
+import { createHash, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { ConflictError, type Schemas, type StampdClient } from "../../sdk/src/index.js";
 import { loadSpec } from "../../server/contract/openapi.js";
 import { ed25519Signer, formatPublicKey, type Signer } from "../../server/keys/ed25519.js";
 import { decimal, formatDecimal, isZero, subtract, toMinorUnits } from "../../server/vault/fees/decimal.js";
@@ -21,6 +21,8 @@ export interface Fixtures {
   stamp(): Promise<Schemas["StampResponse"]>;
   /** The id of a stamp whose batch is sealed and in the log. */
   confirmedStampId(): Promise<string>;
+  /** A stamp with the `bitcoin` anchor whose `.ots` a calendar's answer makes available. */
+  openTimestampsStampId(): Promise<string>;
   /** A stamp made with `generate_fp`, so it has shadow transforms. */
   fingerprintedStampId(): Promise<string>;
   fingerprint(): Promise<Schemas["FingerprintDocument"]>;
@@ -51,6 +53,11 @@ const spec = () =>
   };
 const example = <T>(name: string): T => structuredClone(spec().components.examples[name]!.value) as T;
 const parameterExample = (name: string): string => spec().components.parameters[name]!.example;
+/** A 409 (pending, or no calendar answer yet) means try again; other errors are the answer. */
+const notYet = (err: unknown) => {
+  if (err instanceof ConflictError) return false;
+  throw err;
+};
 
 /** Signs fee receipts (with the issuer given, if any) and retrieval proofs (with a key of its own). */
 abstract class Signing {
@@ -143,6 +150,9 @@ export class ExampleFixtures extends Signing implements Fixtures {
   async fingerprintedStampId() {
     return parameterExample("StampIdPath");
   }
+  async openTimestampsStampId() {
+    return parameterExample("StampIdPath");
+  }
   async fingerprint() {
     return example<Schemas["FingerprintResponse"]>("Fingerprint").fingerprint_json;
   }
@@ -195,6 +205,27 @@ export class LiveFixtures extends Signing implements Fixtures {
       }
       throw new NotRun(
         `stamp ${stamp_id} was not confirmed within ${this.confirmSeconds} s (--confirm-timeout)`,
+      );
+    });
+  }
+  openTimestampsStampId() {
+    return this.once("otsStamp", async () => {
+      // OpenTimestamps files start from SHA-256; an upload is hashed with SHA3-256.
+      const digest = createHash("sha256").update(`conformance ${this.runId} ${Date.now()}`).digest("hex");
+      const { stamp_id } = await this.client.stamps.createFromHash({
+        hash: `sha256:${digest}`,
+        anchors: "bitcoin",
+      });
+      const until = Date.now() + this.confirmSeconds * 1000;
+      while (Date.now() < until) {
+        const { anchors } = await this.client.stamps.get(stamp_id);
+        if (anchors.some((a) => a.type === "bitcoin" && a.status === "unavailable"))
+          throw new NotRun("the target's bitcoin anchor is unavailable (no OTS_CALENDAR_URLS)");
+        if (await this.client.stamps.openTimestamps(stamp_id).then(() => true, notYet)) return stamp_id;
+        await sleep(250);
+      }
+      throw new NotRun(
+        `no OpenTimestamps calendar answered for stamp ${stamp_id} within ${this.confirmSeconds} s (--confirm-timeout)`,
       );
     });
   }

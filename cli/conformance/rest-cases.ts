@@ -611,18 +611,24 @@ export const restCases: Record<OperationId, OperationCases> = {
     ],
   }),
   getStampOpenTimestamps: op({
-    call: async (c, o) => {
-      // A real target answers only for a stamp its OpenTimestamps calendars answered for.
-      if (real(c)) throw new NotRun("needs a stamp with a bitcoin anchor a calendar has answered for");
-      return c.client.stamps.openTimestamps(await c.fx.confirmedStampId(), o);
+    call: async (c, o) => c.client.stamps.openTimestamps(await c.fx.openTimestampsStampId(), o),
+    check: (b, c) => {
+      // The DetachedTimestampFile magic; the mock serves the example's text.
+      if (real(c)) same("first bytes", Buffer.from(b.subarray(0, 15)).toString("latin1"), "\0OpenTimestamps");
+      else holds("a body", b.length > 0, () => b.length);
     },
-    check: (b) => holds("a body", b.length > 0, () => b.length),
     errors: [
       {
         name: "an unknown stamp",
         status: 404,
         code: "stamp_not_found",
         provoke: (c) => c.client.stamps.openTimestamps(UNKNOWN_STAMP),
+      },
+      {
+        name: "a stamp without the bitcoin anchor",
+        status: 404,
+        code: "ots_not_requested",
+        provoke: async (c) => c.client.stamps.openTimestamps(await c.fx.confirmedStampId()),
       },
     ],
   }),

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, fetchProofBundle, verifyProofBundle } from "../../sdk/src/index.js";
 import { getJson, stampHash, startProofService } from "../proofs/helpers.js";
-import { bitcoin, pending, varbytes } from "./ots-bytes.js";
+import { STUB_BLOCK_HEIGHT, stubCalendar } from "./stub-calendar.js";
 import { stubServer } from "./stub-server.js";
 
 const sha256hex = (...parts: (Buffer | Uint8Array)[]) =>
@@ -40,19 +40,10 @@ function readWithPython(ots: Uint8Array): OtsReading {
   }
 }
 
-/** A calendar stand-in: commits append(nonce), sha256; upgrades that commitment once `mined`. */
 async function calendar() {
-  const state = { mined: false };
-  const nonce = new Uint8Array(16).fill(4);
-  const server = await stubServer(({ method, path }) => {
-    if (method === "POST" && path === "/digest")
-      return { status: 200, body: Uint8Array.from([0xf0, ...varbytes(nonce), 0x08, ...pending(server.url)]) };
-    if (path.startsWith("/timestamp/") && state.mined)
-      return { status: 200, body: Uint8Array.from([0xf1, ...varbytes([0xbb]), 0x08, ...bitcoin(900003)]) };
-    return { status: 404, body: "Pending confirmation in Bitcoin blockchain", type: "text/plain" };
-  });
-  stops.push(server.close);
-  return { url: server.url, state, commitment: (root: string) => sha256hex(Buffer.from(root, "hex"), nonce) };
+  const stub = await stubCalendar();
+  stops.push(stub.close);
+  return stub;
 }
 
 describe("GET /stamps/{id}/timestamp.ots, read by python3-opentimestamps", () => {
@@ -94,7 +85,10 @@ describe("GET /stamps/{id}/timestamp.ots, read by python3-opentimestamps", () =>
     expect(reading.attestations).toEqual(
       expect.arrayContaining([
         { pending: cal.url, commitment },
-        { bitcoin: 900003, commitment: sha256hex(Buffer.from([0xbb]), Buffer.from(commitment, "hex")) },
+        {
+          bitcoin: STUB_BLOCK_HEIGHT,
+          commitment: sha256hex(Buffer.from([0xbb]), Buffer.from(commitment, "hex")),
+        },
       ]),
     );
     expect(reading.attestations).toHaveLength(2);
@@ -185,7 +179,7 @@ describe("the proof bundle's opentimestamps part", () => {
     const upgraded = await fetchProofBundle(client, mine.id, { serviceUrl, previous: pendingBundle });
     expect(upgraded.opentimestamps).not.toBe(pendingBundle.opentimestamps);
     expect((await piece(upgraded))!.detail).toContain(
-      "Bitcoin block 900003 attested by a calendar (unverified",
+      `Bitcoin block ${STUB_BLOCK_HEIGHT} attested by a calendar (unverified`,
     );
 
     const othersFile = (await fetchProofBundle(client, other.id, { serviceUrl })).opentimestamps;

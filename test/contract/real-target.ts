@@ -3,6 +3,7 @@ import { createClient } from "../../sdk/src/index.js";
 import type { Signer } from "../../server/keys/ed25519.js";
 import { createLogger } from "../../server/logger.js";
 import { devIssuer } from "../../server/vault/fees/dev-issuer.js";
+import { stubCalendar } from "../anchors/stub-calendar.js";
 import { issueKey } from "../helpers/keys.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import type { ContractTarget } from "./suite.js";
@@ -36,8 +37,21 @@ export async function startContractServer(): Promise<{
   svc: RunningService;
   accounts: Omit<RealTargetOptions, "baseUrl" | "fetch">;
 }> {
-  // Batches every 50 ms, so the proof operations find a confirmed stamp quickly.
-  const svc = await startService({ MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT), BATCH_INTERVAL_MS: "50" });
+  // Batches every 50 ms, so the proof operations find a confirmed stamp quickly; a stand-in
+  // OpenTimestamps calendar answers at once, so the bitcoin anchor's .ots is there too.
+  const calendar = await stubCalendar();
+  const started = await startService({
+    MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
+    BATCH_INTERVAL_MS: "50",
+    OTS_CALENDAR_URLS: calendar.url,
+  });
+  const svc = {
+    ...started,
+    close: async () => {
+      await started.close();
+      await calendar.close();
+    },
+  };
   const [owner, other] = [
     await issueKey(svc, { tier: "internal" }),
     await issueKey(svc, { tier: "internal" }),

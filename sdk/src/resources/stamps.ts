@@ -1,4 +1,4 @@
-import type { components } from "../../../gen/openapi/types.js";
+import type { components, operations } from "../../../gen/openapi/types.js";
 import { CursorPagePromise } from "../internal/cursor-pagination.js";
 import { MultipartUpload, type UploadParams } from "../internal/multipart.js";
 import type { RequestOptions } from "../internal/request.js";
@@ -10,6 +10,13 @@ type Schemas = components["schemas"];
 
 /** `client.stamps.create()` parameters: the document and the optional stamp fields. */
 export type CreateStampParams = UploadParams<Schemas["CreateStampForm"]>;
+
+/** `client.stamps.createFromHash()` parameters: the hash, and the stamp fields as query parameters. */
+export type CreateStampFromHashParams = Schemas["StampHashRequest"] &
+  Pick<
+    NonNullable<operations["createStamp"]["parameters"]["query"]>,
+    "anchors" | "trust_threshold" | "version" | "identity_id"
+  >;
 
 /** `client.stamps.search()` query: the document hash, page size, first cursor. */
 export interface StampSearchQuery {
@@ -41,6 +48,28 @@ export class Stamps extends APIResource {
   async create(params: CreateStampParams, options?: UploadOptions): Promise<Schemas["StampResponse"]> {
     const upload = await MultipartUpload.open<Schemas["CreateStampForm"]>(params);
     return this.core.upload(upload, (init) => this.http.POST("/stamps", init), options);
+  }
+
+  /**
+   * `POST /stamps` with a JSON body: a stamp of a hash computed by the caller (`sha256:<hex>`,
+   * `sha3-256:<hex>` or `blake3:<hex>`); the document is never sent. SHA-256 is the hash
+   * `openssl`, `sha256sum` and OpenTimestamps (`openTimestamps()`) share. Retried safely with one
+   * `Idempotency-Key`.
+   *
+   * @example
+   * const hash = `sha256:${createHash("sha256").update(await readFile("contract.pdf")).digest("hex")}`;
+   * const stamp = await client.stamps.createFromHash({ hash, anchors: "log,bitcoin" });
+   */
+  createFromHash(
+    params: CreateStampFromHashParams,
+    options?: RequestOptions,
+  ): Promise<Schemas["StampResponse"]> {
+    const { hash, ...query } = params;
+    return this.core.request(
+      "POST",
+      (init) => this.http.POST("/stamps", { ...init, params: { query }, body: { hash } }),
+      options,
+    );
   }
 
   /**
