@@ -170,7 +170,7 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   const grpc = createGrpcServer({
     logger,
     readiness,
-    services: [grpcStampService(ctx, stampsVia("grpc"), stamps.search, readiness)],
+    services: [grpcStampService(ctx, stampsVia("grpc"), stamps.search, readiness, sigstore.service)],
     interceptors: [authInterceptor(auth)],
     observers: [metricsInterceptor(metrics)],
     limits: grpcLimits(config),

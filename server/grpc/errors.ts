@@ -29,9 +29,13 @@ export function toConnectError(err: unknown, logger: Logger): ConnectError {
   return new ConnectError("internal error", Code.Internal);
 }
 
-/** A domain error's status; an `unavailable` one carries its wait as a pushback, as a 429 does. */
+/**
+ * A domain error's status; an `unavailable` one carries its wait as a pushback, as a 429 does, and
+ * so does any other that knows when to come back (a pending stamp's Sigstore bundle).
+ */
 function fromServiceError(err: ServiceError): ConnectError {
-  const pushback = err.code === "unavailable" ? waitMetadata(err.retryAfter ?? 1) : undefined;
+  const wait = err.code === "unavailable" ? (err.retryAfter ?? 1) : err.retryAfter;
+  const pushback = wait === undefined ? undefined : waitMetadata(wait);
   return new ConnectError(err.message, grpcCode[err.code], pushback);
 }
 

@@ -13,6 +13,9 @@ import {
   type CreateStampResponse,
   CreateStampResponseSchema,
   file_svc_v1_stamp,
+  type GetSigstoreBundleRequest,
+  type GetSigstoreBundleResponse,
+  GetSigstoreBundleResponseSchema,
   type GetStampRequest,
   type GetStampResponse,
   GetStampResponseSchema,
@@ -36,6 +39,7 @@ import { invalid, ServiceError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { contentHashArgument } from "../hashing/content-hash-argument.js";
 import type { Readiness } from "../health/readiness.js";
+import type { SigstoreService } from "../sigstore/sigstore-service.js";
 import type { BatchProgress } from "../stamps/batch-progress.js";
 import type { StampSearch } from "../stamps/stamp-search.js";
 import type { StampService as Stamps } from "../stamps/stamp-service.js";
@@ -67,6 +71,8 @@ export interface StampHandlersDeps {
   maxBatchItems: number;
   /** `GRPC_WATCH_BUFFER`: stamp events a WatchStamps reader may fall behind. */
   watchBuffer: number;
+  /** Stamps as Sigstore bundles (docs/sigstore.md); absent: GetSigstoreBundle is UNIMPLEMENTED. */
+  sigstore?: Pick<SigstoreService, "bundle">;
 }
 
 /**
@@ -99,6 +105,18 @@ export class StampHandlers implements ServiceImpl<typeof StampService> {
   }
 
   /** Charged like GetStamp: one read of `/stamps`. */
+  async getSigstoreBundle(
+    req: GetSigstoreBundleRequest,
+    ctx: HandlerContext,
+  ): Promise<GetSigstoreBundleResponse> {
+    await this.deps.limits.charge(principalOf(ctx), "stamp");
+    const stampId = requireStampId(req.stampId);
+    if (!this.deps.sigstore)
+      throw new ServiceError("not_implemented", "Sigstore bundles are not served here");
+    const bundle = await this.deps.sigstore.bundle(stampId);
+    return create(GetSigstoreBundleResponseSchema, { bundleJson: JSON.stringify(bundle) });
+  }
+
   async searchStamps(req: SearchStampsRequest, ctx: HandlerContext): Promise<SearchStampsResponse> {
     await this.deps.limits.charge(principalOf(ctx), "stamp");
     return toSearchStampsResponse(await this.deps.search.byHash(toHashSearch(req)));
@@ -201,8 +219,15 @@ export function stampHealthCheck(readiness: Readiness, req: HealthCheckRequest):
 }
 
 /** svc.v1.StampService over the application's stamps domain, limiter and event bus. */
-export function grpcStampService(ctx: AppContext, stamps: Stamps, search: StampSearch, readiness: Readiness) {
+export function grpcStampService(
+  ctx: AppContext,
+  stamps: Stamps,
+  search: StampSearch,
+  readiness: Readiness,
+  sigstore?: Pick<SigstoreService, "bundle">,
+) {
   const handlers = new StampHandlers({
+    ...(sigstore && { sigstore }),
     stamps,
     search,
     events: ctx.events,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { verifierKey } from "../../core/checkpoint.js";
@@ -136,6 +137,25 @@ describe("stamps of SHA-256 hashes made over gRPC and WebSocket", () => {
       expect(() => sigstoreVerify(hashBundle, document, trust)).not.toThrow();
       expect(() => sigstoreVerify(hashBundle, content, trust)).toThrow();
     }
+  });
+
+  it("come over gRPC too: GetSigstoreBundle answers the bundle REST does, FAILED_PRECONDITION while pending", async () => {
+    const client = connectClient(svc);
+    const document = "a lease hashed and fetched over gRPC\n";
+    const { stamp } = await client.createStamp({ contentHash: sha256(document) });
+    const pending = await client.getSigstoreBundle({ stampId: stamp!.id }).catch((e: unknown) => e);
+    expect(pending).toMatchObject({ code: Code.FailedPrecondition });
+    expect((pending as ConnectError).metadata.get("retry-after")).toBe("3600");
+    await svc.service.proofs.pipeline.tick();
+    const { bundleJson } = await client.getSigstoreBundle({ stampId: stamp!.id });
+    // The same signature and entry as REST's (each answer carries a token issued for it).
+    const overGrpc = JSON.parse(bundleJson) as Bundle;
+    const overRest = await json<Bundle>(`/stamps/${stamp!.id}/sigstore`);
+    expect(overGrpc.messageSignature).toEqual(overRest.messageSignature);
+    expect(overGrpc.verificationMaterial.tlogEntries[0]!.canonicalizedBody).toBe(
+      overRest.verificationMaterial.tlogEntries[0]!.canonicalizedBody,
+    );
+    expect(() => sigstoreVerify(JSON.parse(bundleJson), document, trust)).not.toThrow();
   });
 
   it("answers a BLAKE3 stamp 422 and an unknown stamp 404", async () => {

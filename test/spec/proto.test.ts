@@ -73,6 +73,9 @@ const ADDED_MESSAGES: ReadonlyArray<readonly [string, string]> = [
     "SearchStampsResponse",
     "content_hash: string=1, stamps: repeated StampMatch=2, next_page_token: string=3",
   ],
+  // A stamp as a Sigstore bundle (issue #37).
+  ["GetSigstoreBundleRequest", "stamp_id: string=1"],
+  ["GetSigstoreBundleResponse", "bundle_json: string=1"],
 ];
 // Fields added to a seed message after the seed, numbered after its own (proto3 fields are optional
 // and old clients skip unknown ones): Verify's trust score, as REST reports it (issue #22).
@@ -85,6 +88,7 @@ const ADDED_ENUM_VALUES: Readonly<Record<string, string>> = {
 };
 const ADDED_RPCS: ReadonlyArray<readonly [string, Kind, string, string]> = [
   ["SearchStamps", "unary", "SearchStampsRequest", "SearchStampsResponse"],
+  ["GetSigstoreBundle", "unary", "GetSigstoreBundleRequest", "GetSigstoreBundleResponse"],
 ];
 
 // The parts of descriptor.proto that proto-loader exposes and this test reads.

@@ -243,7 +243,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file svc/v1/stamp.proto.
  */
 export const file_svc_v1_stamp: GenFile = /*@__PURE__*/
-  fileDesc("ChJzdmMvdjEvc3RhbXAucHJvdG8SBnN2Yy52MSK6AgoFU3RhbXASCgoCaWQYASABKAkSFAoMY29udGVudF9oYXNoGAIgASgJEigKCWFsZ29yaXRobRgDIAEoDjIVLnN2Yy52MS5IYXNoQWxnb3JpdGhtEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIwoGc3RhdHVzGAUgASgOMhMuc3ZjLnYxLlN0YW1wU3RhdHVzEhMKC2Rlc2NyaXB0aW9uGAYgASgJEi0KCG1ldGFkYXRhGAcgAygLMhsuc3ZjLnYxLlN0YW1wLk1ldGFkYXRhRW50cnkSHAoFcHJvb2YYCCABKAsyDS5zdmMudjEuUHJvb2YaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInQKBVByb29mEhcKD3ByaW1lX3NpZ25hdHVyZRgBIAEoCRIRCgl3aXRuZXNzZXMYAiADKAkSFAoMY2hhaW5fYW5jaG9yGAMgASgJEhMKC21lcmtsZV9yb290GAQgASgJEhQKDG1lcmtsZV9wcm9vZhgFIAMoCSLWAQoSQ3JlYXRlU3RhbXBSZXF1ZXN0EhQKDGNvbnRlbnRfaGFzaBgBIAEoCRIoCglhbGdvcml0aG0YAiABKA4yFS5zdmMudjEuSGFzaEFsZ29yaXRobRITCgtkZXNjcmlwdGlvbhgDIAEoCRI6CghtZXRhZGF0YRgEIAMoCzIoLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QuTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMwoTQ3JlYXRlU3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCIjCg9HZXRTdGFtcFJlcXVlc3QSEAoIc3RhbXBfaWQYASABKAkiMAoQR2V0U3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCI3Cg1WZXJpZnlSZXF1ZXN0EhAKCHN0YW1wX2lkGAEgASgJEhQKDGNvbnRlbnRfaGFzaBgCIAEoCSLLAQoOVmVyaWZ5UmVzcG9uc2USEAoIdmVyaWZpZWQYASABKAgSEAoIc3RhbXBfaWQYAiABKAkSFAoMY29udGVudF9oYXNoGAMgASgJEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHbWVzc2FnZRgFIAEoCRITCgt0cnVzdF9zY29yZRgGIAEoBRIXCg90cnVzdF90aHJlc2hvbGQYByABKAUSEQoJdHJ1c3RfbWV0GAggASgIIj4KEUJhdGNoU3RhbXBSZXF1ZXN0EikKBWl0ZW1zGAEgAygLMhouc3ZjLnYxLkNyZWF0ZVN0YW1wUmVxdWVzdCJgChJCYXRjaFN0YW1wUmVzcG9uc2USHQoGc3RhbXBzGAEgAygLMg0uc3ZjLnYxLlN0YW1wEhUKDXN1Y2Nlc3NfY291bnQYAiABKAUSFAoMZmFpbGVkX2NvdW50GAMgASgFIpcBChJTdHJlYW1TdGFtcFJlcXVlc3QSFAoMY29udGVudF9oYXNoGAEgASgJEjoKCG1ldGFkYXRhGAIgAygLMiguc3ZjLnYxLlN0cmVhbVN0YW1wUmVxdWVzdC5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFChNTdHJlYW1TdGFtcFJlc3BvbnNlEhwKBXN0YW1wGAEgASgLMg0uc3ZjLnYxLlN0YW1wEhAKCHNlcXVlbmNlGAIgASgFIiQKEldhdGNoU3RhbXBzUmVxdWVzdBIOCgZmaWx0ZXIYASABKAkiUgoTU2VhcmNoU3RhbXBzUmVxdWVzdBIUCgxjb250ZW50X2hhc2gYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiRwoKU3RhbXBNYXRjaBIKCgJpZBgBIAEoCRItCgl0aW1lc3RhbXAYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImkKFFNlYXJjaFN0YW1wc1Jlc3BvbnNlEhQKDGNvbnRlbnRfaGFzaBgBIAEoCRIiCgZzdGFtcHMYAiADKAsyEi5zdmMudjEuU3RhbXBNYXRjaBIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiJQoSSGVhbHRoQ2hlY2tSZXF1ZXN0Eg8KB3NlcnZpY2UYASABKAkijAEKE0hlYWx0aENoZWNrUmVzcG9uc2USOQoGc3RhdHVzGAEgASgOMikuc3ZjLnYxLkhlYWx0aENoZWNrUmVzcG9uc2UuU2VydmluZ1N0YXR1cyI6Cg1TZXJ2aW5nU3RhdHVzEgsKB1VOS05PV04QABILCgdTRVJWSU5HEAESDwoLTk9UX1NFUlZJTkcQAiqCAQoNSGFzaEFsZ29yaXRobRIeChpIQVNIX0FMR09SSVRITV9VTlNQRUNJRklFRBAAEhsKF0hBU0hfQUxHT1JJVEhNX1NIQTNfMjU2EAESGQoVSEFTSF9BTEdPUklUSE1fU0hBMjU2EAISGQoVSEFTSF9BTEdPUklUSE1fQkxBS0UzEAMqfAoLU3RhbXBTdGF0dXMSHAoYU1RBTVBfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoUU1RBTVBfU1RBVFVTX1BFTkRJTkcQARIaChZTVEFNUF9TVEFUVVNfQ09ORklSTUVEEAISGQoVU1RBTVBfU1RBVFVTX0FOQ0hPUkVEEAMyrwQKDFN0YW1wU2VydmljZRJGCgtDcmVhdGVTdGFtcBIaLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QaGy5zdmMudjEuQ3JlYXRlU3RhbXBSZXNwb25zZRI9CghHZXRTdGFtcBIXLnN2Yy52MS5HZXRTdGFtcFJlcXVlc3QaGC5zdmMudjEuR2V0U3RhbXBSZXNwb25zZRI3CgZWZXJpZnkSFS5zdmMudjEuVmVyaWZ5UmVxdWVzdBoWLnN2Yy52MS5WZXJpZnlSZXNwb25zZRJDCgpCYXRjaFN0YW1wEhkuc3ZjLnYxLkJhdGNoU3RhbXBSZXF1ZXN0Ghouc3ZjLnYxLkJhdGNoU3RhbXBSZXNwb25zZRI6CgtXYXRjaFN0YW1wcxIaLnN2Yy52MS5XYXRjaFN0YW1wc1JlcXVlc3QaDS5zdmMudjEuU3RhbXAwARJLCgxTdHJlYW1TdGFtcHMSGi5zdmMudjEuU3RyZWFtU3RhbXBSZXF1ZXN0Ghsuc3ZjLnYxLlN0cmVhbVN0YW1wUmVzcG9uc2UoATABEkkKDFNlYXJjaFN0YW1wcxIbLnN2Yy52MS5TZWFyY2hTdGFtcHNSZXF1ZXN0Ghwuc3ZjLnYxLlNlYXJjaFN0YW1wc1Jlc3BvbnNlEkYKC0hlYWx0aENoZWNrEhouc3ZjLnYxLkhlYWx0aENoZWNrUmVxdWVzdBobLnN2Yy52MS5IZWFsdGhDaGVja1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChJzdmMvdjEvc3RhbXAucHJvdG8SBnN2Yy52MSK6AgoFU3RhbXASCgoCaWQYASABKAkSFAoMY29udGVudF9oYXNoGAIgASgJEigKCWFsZ29yaXRobRgDIAEoDjIVLnN2Yy52MS5IYXNoQWxnb3JpdGhtEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIwoGc3RhdHVzGAUgASgOMhMuc3ZjLnYxLlN0YW1wU3RhdHVzEhMKC2Rlc2NyaXB0aW9uGAYgASgJEi0KCG1ldGFkYXRhGAcgAygLMhsuc3ZjLnYxLlN0YW1wLk1ldGFkYXRhRW50cnkSHAoFcHJvb2YYCCABKAsyDS5zdmMudjEuUHJvb2YaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInQKBVByb29mEhcKD3ByaW1lX3NpZ25hdHVyZRgBIAEoCRIRCgl3aXRuZXNzZXMYAiADKAkSFAoMY2hhaW5fYW5jaG9yGAMgASgJEhMKC21lcmtsZV9yb290GAQgASgJEhQKDG1lcmtsZV9wcm9vZhgFIAMoCSLWAQoSQ3JlYXRlU3RhbXBSZXF1ZXN0EhQKDGNvbnRlbnRfaGFzaBgBIAEoCRIoCglhbGdvcml0aG0YAiABKA4yFS5zdmMudjEuSGFzaEFsZ29yaXRobRITCgtkZXNjcmlwdGlvbhgDIAEoCRI6CghtZXRhZGF0YRgEIAMoCzIoLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QuTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMwoTQ3JlYXRlU3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCIjCg9HZXRTdGFtcFJlcXVlc3QSEAoIc3RhbXBfaWQYASABKAkiMAoQR2V0U3RhbXBSZXNwb25zZRIcCgVzdGFtcBgBIAEoCzINLnN2Yy52MS5TdGFtcCI3Cg1WZXJpZnlSZXF1ZXN0EhAKCHN0YW1wX2lkGAEgASgJEhQKDGNvbnRlbnRfaGFzaBgCIAEoCSLLAQoOVmVyaWZ5UmVzcG9uc2USEAoIdmVyaWZpZWQYASABKAgSEAoIc3RhbXBfaWQYAiABKAkSFAoMY29udGVudF9oYXNoGAMgASgJEi0KCXRpbWVzdGFtcBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHbWVzc2FnZRgFIAEoCRITCgt0cnVzdF9zY29yZRgGIAEoBRIXCg90cnVzdF90aHJlc2hvbGQYByABKAUSEQoJdHJ1c3RfbWV0GAggASgIIj4KEUJhdGNoU3RhbXBSZXF1ZXN0EikKBWl0ZW1zGAEgAygLMhouc3ZjLnYxLkNyZWF0ZVN0YW1wUmVxdWVzdCJgChJCYXRjaFN0YW1wUmVzcG9uc2USHQoGc3RhbXBzGAEgAygLMg0uc3ZjLnYxLlN0YW1wEhUKDXN1Y2Nlc3NfY291bnQYAiABKAUSFAoMZmFpbGVkX2NvdW50GAMgASgFIpcBChJTdHJlYW1TdGFtcFJlcXVlc3QSFAoMY29udGVudF9oYXNoGAEgASgJEjoKCG1ldGFkYXRhGAIgAygLMiguc3ZjLnYxLlN0cmVhbVN0YW1wUmVxdWVzdC5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFChNTdHJlYW1TdGFtcFJlc3BvbnNlEhwKBXN0YW1wGAEgASgLMg0uc3ZjLnYxLlN0YW1wEhAKCHNlcXVlbmNlGAIgASgFIiQKEldhdGNoU3RhbXBzUmVxdWVzdBIOCgZmaWx0ZXIYASABKAkiUgoTU2VhcmNoU3RhbXBzUmVxdWVzdBIUCgxjb250ZW50X2hhc2gYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiRwoKU3RhbXBNYXRjaBIKCgJpZBgBIAEoCRItCgl0aW1lc3RhbXAYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImkKFFNlYXJjaFN0YW1wc1Jlc3BvbnNlEhQKDGNvbnRlbnRfaGFzaBgBIAEoCRIiCgZzdGFtcHMYAiADKAsyEi5zdmMudjEuU3RhbXBNYXRjaBIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiLAoYR2V0U2lnc3RvcmVCdW5kbGVSZXF1ZXN0EhAKCHN0YW1wX2lkGAEgASgJIjAKGUdldFNpZ3N0b3JlQnVuZGxlUmVzcG9uc2USEwoLYnVuZGxlX2pzb24YASABKAkiJQoSSGVhbHRoQ2hlY2tSZXF1ZXN0Eg8KB3NlcnZpY2UYASABKAkijAEKE0hlYWx0aENoZWNrUmVzcG9uc2USOQoGc3RhdHVzGAEgASgOMikuc3ZjLnYxLkhlYWx0aENoZWNrUmVzcG9uc2UuU2VydmluZ1N0YXR1cyI6Cg1TZXJ2aW5nU3RhdHVzEgsKB1VOS05PV04QABILCgdTRVJWSU5HEAESDwoLTk9UX1NFUlZJTkcQAiqCAQoNSGFzaEFsZ29yaXRobRIeChpIQVNIX0FMR09SSVRITV9VTlNQRUNJRklFRBAAEhsKF0hBU0hfQUxHT1JJVEhNX1NIQTNfMjU2EAESGQoVSEFTSF9BTEdPUklUSE1fU0hBMjU2EAISGQoVSEFTSF9BTEdPUklUSE1fQkxBS0UzEAMqfAoLU3RhbXBTdGF0dXMSHAoYU1RBTVBfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoUU1RBTVBfU1RBVFVTX1BFTkRJTkcQARIaChZTVEFNUF9TVEFUVVNfQ09ORklSTUVEEAISGQoVU1RBTVBfU1RBVFVTX0FOQ0hPUkVEEAMyiQUKDFN0YW1wU2VydmljZRJGCgtDcmVhdGVTdGFtcBIaLnN2Yy52MS5DcmVhdGVTdGFtcFJlcXVlc3QaGy5zdmMudjEuQ3JlYXRlU3RhbXBSZXNwb25zZRI9CghHZXRTdGFtcBIXLnN2Yy52MS5HZXRTdGFtcFJlcXVlc3QaGC5zdmMudjEuR2V0U3RhbXBSZXNwb25zZRI3CgZWZXJpZnkSFS5zdmMudjEuVmVyaWZ5UmVxdWVzdBoWLnN2Yy52MS5WZXJpZnlSZXNwb25zZRJDCgpCYXRjaFN0YW1wEhkuc3ZjLnYxLkJhdGNoU3RhbXBSZXF1ZXN0Ghouc3ZjLnYxLkJhdGNoU3RhbXBSZXNwb25zZRI6CgtXYXRjaFN0YW1wcxIaLnN2Yy52MS5XYXRjaFN0YW1wc1JlcXVlc3QaDS5zdmMudjEuU3RhbXAwARJLCgxTdHJlYW1TdGFtcHMSGi5zdmMudjEuU3RyZWFtU3RhbXBSZXF1ZXN0Ghsuc3ZjLnYxLlN0cmVhbVN0YW1wUmVzcG9uc2UoATABEkkKDFNlYXJjaFN0YW1wcxIbLnN2Yy52MS5TZWFyY2hTdGFtcHNSZXF1ZXN0Ghwuc3ZjLnYxLlNlYXJjaFN0YW1wc1Jlc3BvbnNlElgKEUdldFNpZ3N0b3JlQnVuZGxlEiAuc3ZjLnYxLkdldFNpZ3N0b3JlQnVuZGxlUmVxdWVzdBohLnN2Yy52MS5HZXRTaWdzdG9yZUJ1bmRsZVJlc3BvbnNlEkYKC0hlYWx0aENoZWNrEhouc3ZjLnYxLkhlYWx0aENoZWNrUmVxdWVzdBobLnN2Yy52MS5IZWFsdGhDaGVja1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * A stamp: the tamper-evident record that a content hash existed at a time.
@@ -853,6 +853,50 @@ export const SearchStampsResponseSchema: GenMessage<SearchStampsResponse> = /*@_
   messageDesc(file_svc_v1_stamp, 15);
 
 /**
+ * Request of GetSigstoreBundle.
+ *
+ * @generated from message svc.v1.GetSigstoreBundleRequest
+ */
+export type GetSigstoreBundleRequest = Message<"svc.v1.GetSigstoreBundleRequest"> & {
+  /**
+   * Stamp id, `stp_` followed by a ULID.
+   *
+   * @generated from field: string stamp_id = 1;
+   */
+  stampId: string;
+};
+
+/**
+ * Describes the message svc.v1.GetSigstoreBundleRequest.
+ * Use `create(GetSigstoreBundleRequestSchema)` to create a new message.
+ */
+export const GetSigstoreBundleRequestSchema: GenMessage<GetSigstoreBundleRequest> = /*@__PURE__*/
+  messageDesc(file_svc_v1_stamp, 16);
+
+/**
+ * Response of GetSigstoreBundle.
+ *
+ * @generated from message svc.v1.GetSigstoreBundleResponse
+ */
+export type GetSigstoreBundleResponse = Message<"svc.v1.GetSigstoreBundleResponse"> & {
+  /**
+   * The bundle in protobuf-specs' JSON mapping (media type
+   * `application/vnd.dev.sigstore.bundle.v0.3+json`), the text Sigstore's
+   * clients read: the same document as REST's.
+   *
+   * @generated from field: string bundle_json = 1;
+   */
+  bundleJson: string;
+};
+
+/**
+ * Describes the message svc.v1.GetSigstoreBundleResponse.
+ * Use `create(GetSigstoreBundleResponseSchema)` to create a new message.
+ */
+export const GetSigstoreBundleResponseSchema: GenMessage<GetSigstoreBundleResponse> = /*@__PURE__*/
+  messageDesc(file_svc_v1_stamp, 17);
+
+/**
  * Request of HealthCheck.
  *
  * @generated from message svc.v1.HealthCheckRequest
@@ -872,7 +916,7 @@ export type HealthCheckRequest = Message<"svc.v1.HealthCheckRequest"> & {
  * Use `create(HealthCheckRequestSchema)` to create a new message.
  */
 export const HealthCheckRequestSchema: GenMessage<HealthCheckRequest> = /*@__PURE__*/
-  messageDesc(file_svc_v1_stamp, 16);
+  messageDesc(file_svc_v1_stamp, 18);
 
 /**
  * Response of HealthCheck.
@@ -893,7 +937,7 @@ export type HealthCheckResponse = Message<"svc.v1.HealthCheckResponse"> & {
  * Use `create(HealthCheckResponseSchema)` to create a new message.
  */
 export const HealthCheckResponseSchema: GenMessage<HealthCheckResponse> = /*@__PURE__*/
-  messageDesc(file_svc_v1_stamp, 17);
+  messageDesc(file_svc_v1_stamp, 19);
 
 /**
  * Serving status. The interface fixes these value names without a prefix (they
@@ -928,7 +972,7 @@ export enum HealthCheckResponse_ServingStatus {
  * Describes the enum svc.v1.HealthCheckResponse.ServingStatus.
  */
 export const HealthCheckResponse_ServingStatusSchema: GenEnum<HealthCheckResponse_ServingStatus> = /*@__PURE__*/
-  enumDesc(file_svc_v1_stamp, 17, 0);
+  enumDesc(file_svc_v1_stamp, 19, 0);
 
 /**
  * Hash algorithm of a stamp's content_hash.
@@ -1187,6 +1231,26 @@ export const StampService: GenService<{
     methodKind: "unary";
     input: typeof SearchStampsRequestSchema;
     output: typeof SearchStampsResponseSchema;
+  },
+  /**
+   * Returns a confirmed stamp as a Sigstore bundle v0.3, as REST
+   * `GET /stamps/{stamp_id}/sigstore` does (docs/sigstore.md): the stamp is
+   * appended to the stamp log when its bundle is first asked for. Verify it
+   * with Sigstore's clients, the trusted root of
+   * `GET /sigstore/trusted_root.json` and the `sigstore` key of `GET /keys`
+   * the bundle's hint names. Charged like GetStamp.
+   *
+   * Errors: INVALID_ARGUMENT (stamp_id empty or malformed; a BLAKE3 stamp:
+   * Sigstore names no BLAKE3 digest), NOT_FOUND, FAILED_PRECONDITION (the
+   * stamp is pending: its batch is not sealed yet), UNAUTHENTICATED,
+   * RESOURCE_EXHAUSTED.
+   *
+   * @generated from rpc svc.v1.StampService.GetSigstoreBundle
+   */
+  getSigstoreBundle: {
+    methodKind: "unary";
+    input: typeof GetSigstoreBundleRequestSchema;
+    output: typeof GetSigstoreBundleResponseSchema;
   },
   /**
    * Reports whether the service accepts calls. service "" (the whole server)
