@@ -3838,7 +3838,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            /** @description The stamp is pending, or no OpenTimestamps calendar has answered for its batch root yet; retry after `Retry-After` seconds. Without `Retry-After`, the anchor settled before stampd kept the calendars' answers: there is nothing to export. */
+            /** @description The stamp is pending, or no OpenTimestamps calendar has answered for its batch root yet; retry after `Retry-After` seconds. Without `Retry-After`, nothing will come to export: no calendar is configured here (`OTS_CALENDAR_URLS`, named in `detail`), or the anchor settled before stampd kept the calendars' answers. */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

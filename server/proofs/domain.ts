@@ -85,6 +85,7 @@ export async function createProofDomain(ports: ProofPorts): Promise<ProofDomain>
     proofs: store.proofs,
     anchors: store.anchors,
     pendingRetryAfterSeconds: Math.ceil(config.BATCH_INTERVAL_MS / 1000),
+    unavailable: anchorAvailability(config).bitcoin,
   });
   return { log, pipeline, service, evidence, tsa, ots };
 }

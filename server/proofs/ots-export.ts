@@ -12,6 +12,8 @@ export interface OtsExportDeps {
   anchors: Pick<AnchorRepository, "forBatch">;
   /** The `Retry-After` of a stamp whose batch is not sealed, or not yet answered by a calendar. */
   pendingRetryAfterSeconds: number;
+  /** Why the `bitcoin` anchor cannot work here (no calendar configured), or null. */
+  unavailable: string | null;
 }
 
 /**
@@ -39,6 +41,10 @@ export class OtsExport {
       throw this.pending(`stamp ${stampId} is pending; its batch is not sealed yet`, "stamp_not_confirmed");
     const record = (await this.deps.anchors.forBatch(leaf.batch.id)).find((r) => r.type === "bitcoin");
     const fromRoot = record?.evidence ? calendarTimestamp(record.evidence, leaf.batch.root) : null;
+    if (!fromRoot && this.deps.unavailable) {
+      // No calendar will be asked until one is configured: retrying would not help.
+      throw conflict(`stamp ${stampId}: ${this.deps.unavailable}`, "ots_pending");
+    }
     if (!fromRoot && record && record.status !== "pending") {
       // Submitted before stampd kept the calendars' answers: nothing will come to export.
       throw conflict(

@@ -127,6 +127,20 @@ describe("GET /stamps/{id}/timestamp.ots, read by python3-opentimestamps", () =>
     expect(await res.json()).toMatchObject({ code: "ots_pending" });
   });
 
+  it("answers 409 ots_pending without Retry-After, naming the setting, where no calendar is configured", async () => {
+    const running = await startProofService();
+    stops.push(() => running.svc.close());
+    const { id } = await stampHash(running.svc, ["bitcoin"]);
+    await running.tick();
+    const res = await fetch(`${running.svc.baseUrl}/stamps/${id}/timestamp.ots`);
+    expect(res.status).toBe(409);
+    expect(res.headers.get("retry-after")).toBeNull();
+    expect(await res.json()).toMatchObject({
+      code: "ots_pending",
+      detail: expect.stringContaining("OTS_CALENDAR_URLS"),
+    });
+  });
+
   it("answers 409 ots_pending without Retry-After for an anchor settled before calendars' answers were kept", async () => {
     const cal = await calendar();
     const running = await startProofService({ OTS_CALENDAR_URLS: cal.url });
