@@ -27,10 +27,14 @@ export const total = (sizes: number[]): number => sizes.reduce((a, b) => a + b, 
  * file for one document, else `<dir>/<file name>.stampd.json` in the directory it names (two
  * files of the same name would overwrite one another: refused).
  */
-export async function bundlePaths(paths: string[], out: string): Promise<string[]> {
+export async function bundlePaths(
+  paths: string[],
+  out: string,
+  nameOf: (document: string) => string = bundleName,
+): Promise<string[]> {
   const single = paths.length === 1 && out.endsWith(".json");
   const dir = single ? dirname(out) : out;
-  const names = single ? [basename(out)] : paths.map(bundleName);
+  const names = single ? [basename(out)] : paths.map(nameOf);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new UsageError(`two files would be saved as ${join(dir, twice)}: stamp them separately`);
   await mkdir(dir, { recursive: true }).catch((err: Error) => {

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import { basename } from "node:path";
 import { type Command, Option } from "commander";
 import { hashAlgorithms } from "../../core/content-hash.js";
 import type { Schemas } from "../../sdk/src/index.js";
@@ -20,21 +22,39 @@ interface StampFlags extends RemoteFlags, ProgressFlags, HashOnlyFlags {
   generateFp?: boolean;
   identity?: string;
   out?: string;
+  sigstoreOut?: string;
   wait?: WaitUntil;
 }
 
 type WaitUntil = "confirmed" | "anchored";
 
 /** Options of `POST /stamps`, which gRPC's BatchStamp does not take. */
-const restOnly = ["preset", "anchors", "trustThreshold", "docVersion", "generateFp", "identity", "wait"];
+const restOnly = [
+  "preset",
+  "anchors",
+  "trustThreshold",
+  "docVersion",
+  "generateFp",
+  "identity",
+  "wait",
+  "sigstoreOut",
+];
+
+/** `--sigstore-out`'s file of a document: beside the proof bundle's name, a Sigstore bundle. */
+const sigstoreName = (document: string) => `${basename(document)}.sigstore.json`;
 
 async function stampFiles(files: string[], flags: StampFlags): Promise<void> {
   const sizes = await fileSizes(files);
   const saveAs = flags.out ? await bundlePaths(files, flags.out) : undefined;
+  const sigstoreAs = flags.sigstoreOut
+    ? await bundlePaths(files, flags.sigstoreOut, sigstoreName)
+    : undefined;
+  // A Sigstore bundle is made of a confirmed stamp: --sigstore-out waits for one.
+  const until = flags.wait ?? (sigstoreAs ? "confirmed" : undefined);
   const bar = new Progress(progressShown(flags), "bytes");
   const upload = bar.shown ? new UploadProgress(bar) : undefined;
   // Loaded only to wait: following the stamp's events beats reading it every 2 s.
-  const WebSocket = flags.wait ? (await import("ws")).WebSocket : undefined;
+  const WebSocket = until ? (await import("ws")).WebSocket : undefined;
   const client = clientFor(flags, { fetch: upload?.fetch, WebSocket });
   const made: Schemas["StampResponse"][] = [];
   bar.start(total(sizes), files[0]!);
@@ -54,14 +74,18 @@ async function stampFiles(files: string[], flags: StampFlags): Promise<void> {
       // What was read is used, not asked for again: every request is charged to the rate limit.
       // The stamp waitFor read (GET) goes into the bundle as read; create's answer does not, as its
       // stamp_json lists the members in another order than GET's, which `upgrade` compares as text.
-      const read = flags.wait
+      const read = until
         ? await client.stamps.waitFor(stamp.stamp_id, {
-            until: flags.wait,
+            until,
             timeout: flags.timeout * 1000,
             stamp,
           })
         : undefined;
       if (saveAs) await saveBundle(client, stamp.stamp_id, saveAs[i]!, flags.url, read);
+      if (sigstoreAs) {
+        const bundle = await client.stamps.sigstoreBundle(stamp.stamp_id);
+        await writeFile(sigstoreAs[i]!, `${JSON.stringify(bundle, null, 2)}\n`);
+      }
       made.push(read ?? stamp);
     }
   } finally {
@@ -125,6 +149,10 @@ export function registerStamp(program: Command): void {
     .option(
       "--out <path>",
       "save each proof bundle as <path>/<file name>.stampd.json, or as <path> itself when it ends in .json and one file is stamped (for `stampd verify`, `upgrade`, `info`)",
+    )
+    .option(
+      "--sigstore-out <path>",
+      "also save each stamp as a Sigstore bundle, <path>/<file name>.sigstore.json or <path> itself when it ends in .json and one file is stamped (waits until each stamp is confirmed; docs/sigstore.md)",
     )
     .addOption(
       new Option(
