@@ -18,6 +18,19 @@ export function tokenUrl(
 }
 
 /**
+ * Where to download a stamp as a Sigstore bundle (operation getStampSigstoreBundle, GET
+ * /stamps/{stamp_id}/sigstore, docs/sigstore.md): as the RFC 3161 token, once the stamp is in a
+ * sealed batch, and never for BLAKE3, which no Sigstore digest names. Undefined otherwise.
+ */
+export function sigstoreUrl(
+  base: string,
+  stamp: Pick<StampResponse, "stamp_id" | "status" | "hash_algorithm">,
+): string | undefined {
+  if (stamp.status === "pending" || stamp.hash_algorithm === "blake3") return undefined;
+  return linkTo(base, "stamps", stamp.stamp_id, "sigstore");
+}
+
+/**
  * Where to download a stamp's OpenTimestamps proof (operation getStampOpenTimestamps, GET
  * /stamps/{stamp_id}/timestamp.ots), for a sealed SHA-256 stamp whose `bitcoin` anchor this
  * deployment works on (pending or confirmed); undefined otherwise. Until a calendar has answered

@@ -8,7 +8,7 @@ import { html, type SafeHtml } from "./html.js";
 import { layout } from "./layout.js";
 import { linkTo } from "./links.js";
 import { stampDetails } from "./stamp-details.js";
-import { otsUrl } from "./token-link.js";
+import { otsUrl, sigstoreUrl } from "./token-link.js";
 import { verdictOf } from "./verdict.js";
 
 type StampResponse = components["schemas"]["StampResponse"];
@@ -124,6 +124,7 @@ function downloads({ base, stamp, tokenUrl }: VerifyPageInput): SafeHtml {
 <li><a href="${linkTo(base, "stamps", stamp.stamp_id)}" download="${file}" type="application/json">Stamp record (JSON)</a>: holds <code>stamp_json</code>, the signed stamp document (its signatures only: offline, its score is not checked).</li>
 ${tokenUrl ? tokenItem(base, stamp.stamp_id, tokenUrl) : ""}
 ${otsItem(base, stamp)}
+${sigstoreItem(base, stamp)}
 <li><a href="${linkTo(base, "stamps")}?hash=${encodeURIComponent(`${stamp.hash_algorithm}:${stamp.document_hash}`)}" type="application/json">Every stamp of this document</a> (JSON, newest first): this one and any other stamp of the same hash, as <code>stampd search --hash</code> lists them.</li>
 </ul>
 <p>Without this service: <code class="value" data-copy="command">stampd verify ${bundle} your-document --trust ${stamp.stamp_json.service_public_key}</code></p>
@@ -136,6 +137,13 @@ function otsItem(base: string, stamp: StampResponse): SafeHtml | string {
   if (!url) return "";
   const file = `${stamp.stamp_id}.ots`;
   return html`<li><a href="${url}" download="${file}" type="application/vnd.opentimestamps.ots">OpenTimestamps proof</a> of the bitcoin anchor, from your document's SHA-256 to the calendars' attestations: <code>ots verify -f your-document ${file}</code> (the Bitcoin block it names is checked with your Bitcoin node)</li>`;
+}
+
+function sigstoreItem(base: string, stamp: StampResponse): SafeHtml | string {
+  const url = sigstoreUrl(base, stamp);
+  if (!url) return "";
+  const file = `${stamp.stamp_id}.sigstore.json`;
+  return html`<li><a href="${url}" download="${file}" type="application/vnd.dev.sigstore.bundle.v0.3+json">Sigstore bundle</a> of the stamp, for Sigstore's clients (sigstore-js, cosign) with <a href="${linkTo(base, "sigstore", "trusted_root.json")}">this service's trusted root</a> and <a href="${linkTo(base, "keys")}">its keys</a></li>`;
 }
 
 function tokenItem(base: string, stampId: string, tokenUrl: string): SafeHtml {

@@ -30,11 +30,13 @@ const flipBase64 = (text: string, at = 10): string => {
 
 const content = "the lease, signed on the first of March\n";
 let bundle: Bundle;
+let stampId: string;
 let trust: SigstoreTrust;
 
 beforeAll(async () => {
   svc = await startService({ RATE_LIMIT_ENABLED: "false" });
   const stamp = await createStamp(svc, content);
+  stampId = stamp.stamp_id;
   const pending = await get(`/stamps/${stamp.stamp_id}/sigstore`);
   expect(pending.status).toBe(409);
   expect(pending.headers.get("retry-after")).toBe("3600");
@@ -165,6 +167,17 @@ describe("stamps of SHA-256 hashes made over gRPC and WebSocket", () => {
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: "timestamp_algorithm_unsupported" });
     expect((await get("/stamps/stp_01JD3X7Q6V9M2K8T4R5N0B1C2D/sigstore")).status).toBe(404);
+  });
+});
+
+describe("the verification page", () => {
+  it("links a sealed stamp's Sigstore bundle, and not a pending one's", async () => {
+    const page = await (await get(`/verify/${stampId}`)).text();
+    expect(page).toContain(`/stamps/${stampId}/sigstore" download="${stampId}.sigstore.json"`);
+    expect(page).toContain('/sigstore/trusted_root.json"');
+    const pending = await createStamp(svc, "not sealed yet\n");
+    const pendingPage = await (await get(`/verify/${pending.stamp_id}`)).text();
+    expect(pendingPage).not.toContain(`/stamps/${pending.stamp_id}/sigstore`);
   });
 });
 
