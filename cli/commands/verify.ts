@@ -9,8 +9,10 @@ import { type BundleCheck, verifyProofBundle } from "../../sdk/src/bundle/verify
 import { clientFor, type RemoteFlags, withRemoteOptions } from "../client.js";
 import { UsageError } from "../errors.js";
 import { readInput } from "../files.js";
+import { isSigstoreBundle } from "../sigstore-bundle.js";
 import { verifyOnline } from "../verify-online.js";
 import { bundleSummary, exitCodeOf, summary } from "../verify-report.js";
+import { verifySigstoreFile } from "../verify-sigstore.js";
 
 export interface VerifyOptions extends RemoteFlags {
   online?: boolean;
@@ -19,6 +21,7 @@ export interface VerifyOptions extends RemoteFlags {
   tsaCa?: string;
   anchorTsaCa?: string;
   keyRing?: string;
+  trustedRoot?: string;
 }
 
 export function registerVerify(program: Command): void {
@@ -29,7 +32,7 @@ export function registerVerify(program: Command): void {
     )
     .argument(
       "<file>",
-      "a proof bundle (*.stampd.json), a stamp document (stamp_json) or a saved StampResponse",
+      "a proof bundle (*.stampd.json), a stamp document (stamp_json), a saved StampResponse, or a Sigstore bundle (*.sigstore.json, with the document)",
     )
     .argument("[document]", "the original document, to compare its hash with the stamp's")
     .addOption(new Option("--offline", "verify here with no network (the default)").conflicts("online"))
@@ -56,25 +59,33 @@ export function registerVerify(program: Command): void {
       "CA certificates the RFC 3161 TSA must chain to; default: the key ring's TSA CAs with --key-ring, else the bundle's",
     )
     .option(
+      "--trusted-root <file>",
+      "a Sigstore bundle: the deployment's Sigstore trusted root (GET /sigstore/trusted_root.json), with --key-ring",
+    )
+    .option(
       "--anchor-tsa-ca <pem-file>",
       "CA certificate the outside TSA of the rfc3161 anchor must chain to; default: its issuer is not checked",
     );
   withRemoteOptions(command).action(
     async (path: string, documentPath: string | undefined, opts: VerifyOptions) => {
-      const parsed = readStampFile(await readFile(path, "utf8").catch(unreadable(path)));
+      const text = await readFile(path, "utf8").catch(unreadable(path));
       const document = documentPath
         ? await openAsBlob(documentPath).catch(unreadable(documentPath))
         : undefined;
       const keyRing = opts.keyRing ? await readKeyRing(opts.keyRing) : undefined;
-      if (opts.online) {
-        // The service asked is the one the user names: a bundle's service_url is whatever its
-        // writer put there, a forger's server included (issue #35).
-        if (command.getOptionValueSource("url") === "default")
-          throw new UsageError(
-            "--online asks the service you name: give --url or STAMPD_URL (a file's service_url is never asked, since whoever wrote the file chose it)",
-          );
-        return checkOnline(parsed, document, opts, keyRing);
+      if (opts.online && command.getOptionValueSource("url") === "default")
+        throw new UsageError(
+          "--online asks the service you name: give --url or STAMPD_URL (a file's service_url is never asked, since whoever wrote the file chose it)",
+        );
+      const sigstore = sigstoreBundleIn(text);
+      if (sigstore) {
+        const bytes = document && new Uint8Array(await document.arrayBuffer());
+        return verifySigstoreFile(sigstore, bytes, opts, keyRing);
       }
+      const parsed = readStampFile(text);
+      // The service asked is the one the user names (checked above): a bundle's service_url is
+      // whatever its writer put there, a forger's server included (issue #35).
+      if (opts.online) return checkOnline(parsed, document, opts, keyRing);
       if (parsed.bundle) {
         const check = await checkBundle(parsed.bundle, document, opts, keyRing);
         console.log(
@@ -116,6 +127,16 @@ export interface StampFile {
   /** The stamp document. */
   stamp: unknown;
   bundle?: ProofBundle;
+}
+
+/** The file's Sigstore bundle (docs/sigstore.md), when it is one. */
+function sigstoreBundleIn(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isSigstoreBundle(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A proof bundle, a stamp document, or the `stamp_json` of a saved StampResponse. */

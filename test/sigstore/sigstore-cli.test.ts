@@ -30,8 +30,39 @@ it(
     expect(run.out).toContain("confirmed");
     const bundle = JSON.parse(readFileSync(join(out, "contract.txt.sigstore.json"), "utf8"));
     const trust = await publishedTrust(svc.baseUrl);
-    expect(() => sigstoreVerify(bundle, document, trust)).not.toThrow();
-    expect(() => sigstoreVerify(bundle, `${document}!`, trust)).toThrow();
+    await expect(sigstoreVerify(bundle, document, trust)).resolves.toBeUndefined();
+    await expect(sigstoreVerify(bundle, `${document}!`, trust)).rejects.toThrow();
+  },
+  SPAWNS_TIMEOUT,
+);
+
+it(
+  "stampd verify checks a Sigstore bundle for its document with sigstore-js: files of the trust anchors, or --online",
+  async () => {
+    const document = "a deed verified from the command line\n";
+    const file = join(dir, "deed.txt");
+    writeFileSync(file, document);
+    const saved = join(dir, "deed.sigstore.json");
+    expect((await runStampd(["stamp", file, "--sigstore-out", saved, ...serverArgs(svc)])).code).toBe(0);
+    const trust = await publishedTrust(svc.baseUrl);
+    const root = join(dir, "trusted_root.json");
+    const keys = join(dir, "keys.json");
+    writeFileSync(root, JSON.stringify(trust.root));
+    writeFileSync(keys, JSON.stringify({ keys: trust.ring }));
+    const pinned = ["--trusted-root", root, "--key-ring", keys];
+    const valid = await runStampd(["verify", saved, file, ...pinned]);
+    expect(valid, valid.err).toMatchObject({ code: 0 });
+    expect(valid.out).toMatch(/^valid: the Sigstore bundle holds for the document/);
+    const other = join(dir, "other.txt");
+    writeFileSync(other, `${document}!`);
+    const invalid = await runStampd(["verify", saved, other, ...pinned]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.out).toMatch(/^invalid: .*signature verification failed/);
+    const online = await runStampd(["verify", saved, file, "--online", ...serverArgs(svc)]);
+    expect(online, online.err).toMatchObject({ code: 0 });
+    const unpinned = await runStampd(["verify", saved, file]);
+    expect(unpinned.code).toBe(2);
+    expect(unpinned.err).toMatch(/--trusted-root .* and --key-ring .*, or --online/);
   },
   SPAWNS_TIMEOUT,
 );

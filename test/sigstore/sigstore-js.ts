@@ -1,43 +1,17 @@
-import { createPublicKey } from "node:crypto";
-import { bundleFromJSON } from "@sigstore/bundle";
-import { TrustedRoot } from "@sigstore/protobuf-specs";
-import { toSignedEntity, toTrustMaterial, Verifier } from "@sigstore/verify";
+import { type SigstoreTrust, verifySigstoreBundle } from "../../cli/sigstore-bundle.js";
 import type { components } from "../../gen/openapi/types.js";
 
 export type Bundle = components["schemas"]["SigstoreBundle"];
 export type TrustedRootJson = components["schemas"]["SigstoreTrustedRoot"];
 export type RingKey = components["schemas"]["RingKey"];
-
-/** What a verifier pins: the trusted root and the key ring (GET /keys). */
-export interface SigstoreTrust {
-  root: TrustedRootJson;
-  ring: RingKey[];
-}
-
-/** A key's period starts at its second: RFC 3161 times as Sigstore reads them are whole seconds. */
-const secondBelow = (iso: string) => new Date(Math.floor(Date.parse(iso) / 1000) * 1000);
+export type { SigstoreTrust };
 
 /**
- * sigstore-js's own Verifier, unmodified, as docs/sigstore.md gives it to a third party: the
- * deployment's trusted root, the `sigstore` keys of GET /keys by key id, one tlog entry and one
- * RFC 3161 timestamp required, no CT log. Throws unless the bundle holds for `document`.
+ * sigstore-js's own Verifier, unmodified, as docs/sigstore.md gives it to a third party and
+ * `stampd verify` runs it (cli/sigstore-bundle.ts). Rejects unless the bundle holds for `document`.
  */
-export function sigstoreVerify(bundle: unknown, document: string, { root, ring }: SigstoreTrust): void {
-  const keys = Object.fromEntries(
-    ring
-      .filter((k) => k.kind === "sigstore")
-      .map((k) => [
-        k.key_id,
-        {
-          rawBytes: createPublicKey(k.public_key_pem!).export({ type: "spki", format: "der" }),
-          validFor: { start: secondBelow(k.not_before), ...(k.not_after && { end: new Date(k.not_after) }) },
-        },
-      ]),
-  );
-  const material = toTrustMaterial(TrustedRoot.fromJSON(root), keys as never);
-  const verifier = new Verifier(material, { tlogThreshold: 1, timestampThreshold: 1, ctlogThreshold: 0 });
-  verifier.verify(toSignedEntity(bundleFromJSON(bundle), Buffer.from(document)));
-}
+export const sigstoreVerify = (bundle: unknown, document: string, trust: SigstoreTrust): Promise<void> =>
+  verifySigstoreBundle(bundle, Buffer.from(document), trust);
 
 /** GET `path` of `baseUrl` as JSON, failing on any other status than 200. */
 export async function getJson<T>(baseUrl: string, path: string): Promise<T> {
