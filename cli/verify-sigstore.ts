@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import type { components } from "../gen/openapi/types.js";
+import { type SigstoreTrust, verifySigstoreBundle } from "../sdk/src/bundle/sigstore-bundle.js";
 import { clientFor, type RemoteFlags } from "./client.js";
 import { UsageError } from "./errors.js";
-import { type SigstoreTrust, verifySigstoreBundle } from "./sigstore-bundle.js";
 
 type RingKey = components["schemas"]["RingKey"];
 

@@ -1,5 +1,5 @@
-import { type SigstoreTrust, verifySigstoreBundle } from "../../cli/sigstore-bundle.js";
 import type { components } from "../../gen/openapi/types.js";
+import { type SigstoreTrust, verifySigstoreBundle } from "../../sdk/src/bundle/sigstore-bundle.js";
 
 export type Bundle = components["schemas"]["SigstoreBundle"];
 export type TrustedRootJson = components["schemas"]["SigstoreTrustedRoot"];
