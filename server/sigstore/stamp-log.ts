@@ -72,7 +72,11 @@ export class StampLog {
     if (!this.nextAppend) {
       const next = this.appended.then(() => {
         this.nextAppend = undefined;
-        const entries = this.queued.map((e) => ({ ...e, leafHash: merkle.leafHash(e.body) }));
+        // A stamp asked for twice during one append is appended once.
+        const seen = new Set<string>();
+        const entries = this.queued
+          .filter((e) => !seen.has(e.stampId) && seen.add(e.stampId))
+          .map((e) => ({ ...e, leafHash: merkle.leafHash(e.body) }));
         this.queued = [];
         return this.appendAndSign(entries);
       });

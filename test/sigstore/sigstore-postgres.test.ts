@@ -18,15 +18,22 @@ describe("Sigstore bundles from two instances on PostgreSQL", { timeout: 120_000
     const env = { DATABASE_URL: url, DATA_DIR: hosts.folder() };
     const a = await hosts.instance(env);
     const b = await hosts.instance(env);
-    const documents = ["first, bundled by B then A\n", "second, asked of both at once\n"] as const;
+    const documents = [
+      "first, bundled by B then A\n",
+      "second, asked of both at once\n",
+      "third, asked of one instance three times at once\n",
+    ] as const;
     const stamps = [];
     for (const document of documents) stamps.push(await createStamp(a, document));
     await a.service.proofs.pipeline.tick();
 
-    const [first, second] = stamps.map((s) => s.stamp_id) as [string, string];
+    const [first, second, third] = stamps.map((s) => s.stamp_id) as [string, string, string];
     const fromB = await bundleFrom(b, first);
     const fromA = await bundleFrom(a, first);
     const [raceA, raceB] = await Promise.all([bundleFrom(a, second), bundleFrom(b, second)]);
+    // Asked three times at once of one instance: one entry.
+    const thrice = await Promise.all([bundleFrom(a, third), bundleFrom(a, third), bundleFrom(a, third)]);
+    expect(new Set(thrice.map((t) => entryOf(t).logIndex)).size).toBe(1);
 
     // The entry is appended once: every answer carries the same index and body.
     expect(entryOf(fromA).logIndex).toBe(entryOf(fromB).logIndex);
