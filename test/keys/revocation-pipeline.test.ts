@@ -31,8 +31,20 @@ const storedRing = async (svc: RunningService): Promise<RingKey[]> =>
   (await svc.service.ctx.store.keyRing.list()).map(publishedKey);
 const active = (ring: RingKey[], kind: RingKey["kind"]) =>
   ring.find((k) => k.kind === kind && k.state === "active")!;
+/** `--at` the command's time: nothing the key signs after it counts (the default leaves it a 1-s margin). */
 const revoke = (config: Record<string, string>, key: RingKey) =>
-  stampdCli(config, "keys", "revoke", key.key_id, "--kind", key.kind, "--reason", "leaked");
+  stampdCli(
+    config,
+    "keys",
+    "revoke",
+    key.key_id,
+    "--kind",
+    key.kind,
+    "--reason",
+    "leaked",
+    "--at",
+    new Date().toISOString(),
+  );
 const get = async <T>(svc: RunningService, path: string): Promise<T> =>
   (await fetch(`${svc.baseUrl}${path}`)).json() as Promise<T>;
 
