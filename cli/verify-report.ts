@@ -72,19 +72,19 @@ export function resultLines(
     `  author signature   ${details.author_signature}`,
     `  content hash       ${details.content_hash}`,
     `  anchors            ${anchors}${offline && details.anchors.length ? " (offline: live states not checked; a proof bundle holds them)" : ""}`,
-    `  trust score        ${result.trust_score} of ${result.trust_threshold} required (${trustWords(result, offline)})`,
+    `  trust score        ${result.trust_score} of ${result.trust_threshold} required ${trustWords(result, offline)}`,
   ];
   if (details.failures.length) lines.push("failures:", ...details.failures.map((f) => `  - ${f}`));
   return lines;
 }
 
 /**
- * "met", or why not. Offline, a stamp document alone proves its signatures only: its batch, log
+ * "(met)", or why not. Offline, a stamp document alone proves its signatures only: its batch, log
  * and anchors are evidence it does not hold, so a low score says what could not be checked, not
  * that the stamp falls short (the server may well count 5 or more for it).
  */
 function trustWords(result: VerifyResult, offline: false | { stampId: string }): string {
-  if (result.trust_met) return "met";
-  if (!offline || !result.is_valid) return "not met";
-  return `not checked offline: a stamp document holds no proof of its batch, log or anchors; verify its proof bundle instead (stampd get ${offline.stampId} --out <name>.stampd.json)`;
+  if (result.trust_met) return "(met)";
+  if (!offline || !result.is_valid) return "(not met)";
+  return `(not checked offline: a stamp document holds no proof of its batch, log or anchors; verify its proof bundle instead: stampd get ${offline.stampId} --out <name>.stampd.json)`;
 }

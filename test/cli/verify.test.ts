@@ -40,7 +40,10 @@ describe("stampd verify", () => {
     expect(out).toContain(`stamp ${stamp.stamp_id}: signature valid, signer unknown`);
     expect(out).toMatch(/content hash\s+match/);
     // Offline without the stamp's proof only the signature is evidence (issue #22).
-    expect(out).toMatch(/trust score\s+1 of 2 required \(not met\)/);
+    // ...and a stamp document alone holds no proof of them: the score is not checked, not "not met".
+    expect(out).toMatch(
+      /trust score\s+1 of 2 required \(not checked offline: .* stampd get stp_\w+ --out <name>\.stampd\.json\)/,
+    );
   });
 
   it("exits 1 for another file and names the mismatch", () => {
