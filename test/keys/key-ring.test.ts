@@ -107,7 +107,7 @@ describe("the key ring", () => {
     const page = await (await fetch(`${s.baseUrl}/verify/${before.stamp_id}`)).text();
     expect(page).toContain(`service key <code class="value">${rotated.retired!.keyId}</code>`);
     expect(page).toContain(
-      `retired: signing from 1970-01-01T00:00:00.000Z until ${rotated.retired!.notAfter!.toISOString()}`,
+      `retired: signing since the deployment began until ${rotated.retired!.notAfter!.toISOString()}`,
     );
     // Without the ring, the old pinned key alone does not vouch for the new stamp.
     const pinned = await verifyStamp(after.stamp_json, { trustedServiceKeys: [rotated.retired!.publicKey] });
