@@ -43,6 +43,7 @@ afterAll(async () => {
 const throughPrism = {
   ...pendingCases,
   "getLogTile2 succeeds": "Prism's proxy does not pass binary bodies through unchanged",
+  "getStampLogTile2 succeeds": "Prism's proxy does not pass binary bodies through unchanged",
 };
 contractSuite({ mode: "real", implemented, pending: throughPrism, validRequestsOnly: true }, () => target);
 
