@@ -13,6 +13,7 @@ import { type RunningPrism, startPrism } from "../../scripts/prism.js";
 import { listOperations } from "../../server/contract/openapi.js";
 import { createLogger } from "../../server/logger.js";
 import { devIssuer, devIssuerKeyPath } from "../../server/vault/fees/dev-issuer.js";
+import { stubCalendar } from "../anchors/stub-calendar.js";
 import { issueKey } from "../helpers/keys.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { runStampd } from "./run-stampd.js";
@@ -26,12 +27,16 @@ let svc: RunningService;
 let owner: string;
 let other: string;
 let dir: string;
+let calendar: Awaited<ReturnType<typeof stubCalendar>> | undefined;
 
 beforeAll(async () => {
-  // Batches every 50 ms, so the proof checks find a confirmed stamp quickly. Fees other than the
-  // defaults and the spec's example: the kit pays what the target's GET /vault/fees asks.
+  // Batches every 50 ms, so the proof checks find a confirmed stamp quickly; a stand-in
+  // OpenTimestamps calendar answers at once, so the bitcoin anchor's .ots is there too. Fees other
+  // than the defaults and the spec's example: the kit pays what the target's GET /vault/fees asks.
+  calendar = await stubCalendar();
   svc = await startService({
     BATCH_INTERVAL_MS: "50",
+    OTS_CALENDAR_URLS: calendar.url,
     MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
     VAULT_HEARTBEAT_FEE: "2.75",
     VAULT_BATCH_DISCOUNT: "0.20",
@@ -47,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await svc?.close();
+  await calendar?.close();
 });
 
 type Result = { area: string; name: string; outcome: { status: string; reason?: string } };
