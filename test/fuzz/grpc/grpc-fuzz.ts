@@ -39,6 +39,13 @@ const documented: Record<string, number[]> = {
   ],
   HealthCheck: [Code.NOT_FOUND, Code.UNAUTHENTICATED],
   SearchStamps: [Code.INVALID_ARGUMENT, Code.UNAUTHENTICATED, Code.RESOURCE_EXHAUSTED],
+  GetSigstoreBundle: [
+    Code.INVALID_ARGUMENT,
+    Code.NOT_FOUND,
+    Code.FAILED_PRECONDITION,
+    Code.UNAUTHENTICATED,
+    Code.RESOURCE_EXHAUSTED,
+  ],
 };
 /** How long a streaming call may run before the fuzzer's deadline ends it. */
 const STREAM_DEADLINE = "300m";
