@@ -273,6 +273,16 @@ describe("POST /verify (multipart)", () => {
     },
   );
 
+  it("two file parts named file are a 400 (busboy's files limit now leaves room for stamp_json)", async () => {
+    const twice = await postParts(`${svc.baseUrl}/verify`, [
+      { name: "stamp_json", value: JSON.stringify(signed.stamp_json) },
+      filePart("the original"),
+      filePart("another"),
+    ]);
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { detail: string }).detail).toContain('"file" is sent twice');
+  });
+
   it("a stamp_json file part that is not UTF-8 is a 400", async () => {
     const res = await postParts(`${svc.baseUrl}/verify`, [
       { name: "stamp_json", value: new Uint8Array([0x7b, 0xff, 0x7d]), filename: "s.json" },

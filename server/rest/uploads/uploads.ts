@@ -222,6 +222,12 @@ class UploadReceiver<S, D, T> {
       this.fail(malformed(`unexpected file part "${name}"; the document goes in "${FILE_PART}"`));
       return;
     }
+    // busboy's files limit counts the text fields allowed as file parts too.
+    if (this.reading) {
+      stream.resume();
+      this.fail(malformed(`the file part "${FILE_PART}" is sent twice`));
+      return;
+    }
     const known = this.checkedFields(true, true);
     if (!known) {
       stream.resume();
