@@ -1,13 +1,8 @@
 import type pg from "pg";
-import type { LogEntry, LogRepository, StoredCheckpoint } from "../../log/log-repository.js";
-import {
-  type CheckpointRow,
-  checkpointOf,
-  checkpointParams,
-  type LogEntryRow,
-  logEntryOf,
-} from "../rows/proof-rows.js";
-import { bufferOf, postgresEncoding } from "../rows/values.js";
+import type { LogEntry, LogRepository } from "../../log/log-repository.js";
+import { type LogEntryRow, logEntryOf } from "../rows/proof-rows.js";
+import { bufferOf } from "../rows/values.js";
+import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { transaction } from "./transaction.js";
 
 /**
@@ -16,8 +11,10 @@ import { transaction } from "./transaction.js";
  * left, so there is one sequence and never two entries at one index (readers are not blocked). A
  * trigger refuses updates and deletes of entries.
  */
-export class PostgresLogRepository implements LogRepository {
-  constructor(private readonly pool: pg.Pool) {}
+export class PostgresLogRepository extends PostgresCheckpoints implements LogRepository {
+  constructor(pool: pg.Pool) {
+    super(pool, "log_checkpoints");
+  }
 
   async appendSealed(now: Date, leafHash: (root: Uint8Array) => Uint8Array): Promise<number> {
     return transaction(this.pool, async (client) => {
@@ -49,30 +46,6 @@ export class PostgresLogRepository implements LogRepository {
       [from],
     );
     return rows.map(logEntryOf);
-  }
-
-  async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO log_checkpoints (tree_size, root, note, signed_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tree_size) DO NOTHING`,
-      Object.values(checkpointParams(checkpoint, postgresEncoding)),
-    );
-  }
-
-  async replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    const { tree_size, note, signed_at } = checkpointParams(checkpoint, postgresEncoding);
-    await this.pool.query("UPDATE log_checkpoints SET note = $2, signed_at = $3 WHERE tree_size = $1", [
-      tree_size,
-      note,
-      signed_at,
-    ]);
-  }
-
-  async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
-    const { rows } = await this.pool.query<CheckpointRow>(
-      "SELECT * FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
-    );
-    return rows[0] && checkpointOf(rows[0]);
   }
 }
 

@@ -1,12 +1,11 @@
 import type pg from "pg";
-import type { StoredCheckpoint } from "../../log/log-repository.js";
 import type {
   NewStampLogEntry,
   StampLogEntry,
   StampLogRepository,
 } from "../../sigstore/stamp-log-repository.js";
-import { type CheckpointRow, checkpointOf, checkpointParams } from "../rows/proof-rows.js";
-import { bufferOf, bytesOf, postgresEncoding } from "../rows/values.js";
+import { bufferOf, bytesOf } from "../rows/values.js";
+import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { transaction } from "./transaction.js";
 
 /**
@@ -14,8 +13,10 @@ import { transaction } from "./transaction.js";
  * transaction, as the transparency log's does: appenders on any instance take turns, so there is
  * one sequence and never two entries at one index. A trigger refuses updates and deletes.
  */
-export class PostgresStampLogRepository implements StampLogRepository {
-  constructor(private readonly pool: pg.Pool) {}
+export class PostgresStampLogRepository extends PostgresCheckpoints implements StampLogRepository {
+  constructor(pool: pg.Pool) {
+    super(pool, "stamp_log_checkpoints");
+  }
 
   async append(entries: readonly NewStampLogEntry[], now: Date): Promise<number> {
     return transaction(this.pool, async (client) => {
@@ -58,29 +59,5 @@ export class PostgresStampLogRepository implements StampLogRepository {
       [from],
     );
     return rows.map((r) => bytesOf(r.leaf_hash));
-  }
-
-  async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO stamp_log_checkpoints (tree_size, root, note, signed_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tree_size) DO NOTHING`,
-      Object.values(checkpointParams(checkpoint, postgresEncoding)),
-    );
-  }
-
-  async replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    const { tree_size, note, signed_at } = checkpointParams(checkpoint, postgresEncoding);
-    await this.pool.query("UPDATE stamp_log_checkpoints SET note = $2, signed_at = $3 WHERE tree_size = $1", [
-      tree_size,
-      note,
-      signed_at,
-    ]);
-  }
-
-  async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
-    const { rows } = await this.pool.query<CheckpointRow>(
-      "SELECT * FROM stamp_log_checkpoints ORDER BY tree_size DESC LIMIT 1",
-    );
-    return rows[0] && checkpointOf(rows[0]);
   }
 }

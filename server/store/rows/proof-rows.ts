@@ -139,6 +139,9 @@ export const checkpointOf = (row: CheckpointRow): StoredCheckpoint => ({
   signedAt: dateOf(row.signed_at),
 });
 
+/** The tables of signed checkpoints: the transparency log's and the stamp log's (docs/sigstore.md). */
+export type CheckpointTable = "log_checkpoints" | "stamp_log_checkpoints";
+
 export const checkpointParams = (checkpoint: StoredCheckpoint, encoding: Encoding) => ({
   tree_size: checkpoint.treeSize,
   root: bufferOf(checkpoint.root),

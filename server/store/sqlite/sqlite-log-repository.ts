@@ -1,20 +1,16 @@
 import type Database from "better-sqlite3";
-import type { LogEntry, LogRepository, StoredCheckpoint } from "../../log/log-repository.js";
-import {
-  type CheckpointRow,
-  checkpointOf,
-  checkpointParams,
-  type LogEntryRow,
-  logEntryOf,
-} from "../rows/proof-rows.js";
-import { bufferOf, sqliteEncoding } from "../rows/values.js";
+import type { LogEntry, LogRepository } from "../../log/log-repository.js";
+import { type LogEntryRow, logEntryOf } from "../rows/proof-rows.js";
+import { bufferOf } from "../rows/values.js";
+import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import { preparedOnFirstUse } from "./statements.js";
 
 /** The transparency log in SQLite; an append is one IMMEDIATE transaction, so indexes never clash. */
-export class SqliteLogRepository implements LogRepository {
+export class SqliteLogRepository extends SqliteCheckpoints implements LogRepository {
   private readonly sql: () => ReturnType<typeof prepare>;
 
   constructor(private readonly db: Database.Database) {
+    super(db, "log_checkpoints");
     this.sql = preparedOnFirstUse(db, prepare);
   }
 
@@ -39,20 +35,6 @@ export class SqliteLogRepository implements LogRepository {
   async entriesFrom(from: number): Promise<LogEntry[]> {
     return (this.sql().entriesFrom.all(from) as LogEntryRow[]).map(logEntryOf);
   }
-
-  async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    this.sql().saveCheckpoint.run(checkpointParams(checkpoint, sqliteEncoding));
-  }
-
-  async replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    const { tree_size, note, signed_at } = checkpointParams(checkpoint, sqliteEncoding);
-    this.sql().replaceCheckpoint.run({ tree_size, note, signed_at });
-  }
-
-  async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
-    const row = this.sql().latest.get() as CheckpointRow | undefined;
-    return row && checkpointOf(row);
-  }
 }
 
 function prepare(db: Database.Database) {
@@ -65,13 +47,5 @@ function prepare(db: Database.Database) {
     ),
     sequenced: db.prepare("UPDATE batches SET log_index = @idx WHERE id = @id"),
     entriesFrom: db.prepare("SELECT idx, leaf_hash, batch_id FROM log_entries WHERE idx >= ? ORDER BY idx"),
-    saveCheckpoint: db.prepare(
-      `INSERT INTO log_checkpoints (tree_size, root, note, signed_at)
-       VALUES (@tree_size, @root, @note, @signed_at) ON CONFLICT (tree_size) DO NOTHING`,
-    ),
-    replaceCheckpoint: db.prepare(
-      "UPDATE log_checkpoints SET note = @note, signed_at = @signed_at WHERE tree_size = @tree_size",
-    ),
-    latest: db.prepare("SELECT * FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1"),
   };
 }

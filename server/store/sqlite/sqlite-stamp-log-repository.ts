@@ -1,19 +1,19 @@
 import type Database from "better-sqlite3";
-import type { StoredCheckpoint } from "../../log/log-repository.js";
 import type {
   NewStampLogEntry,
   StampLogEntry,
   StampLogRepository,
 } from "../../sigstore/stamp-log-repository.js";
-import { type CheckpointRow, checkpointOf, checkpointParams } from "../rows/proof-rows.js";
-import { bufferOf, bytesOf, sqliteEncoding } from "../rows/values.js";
+import { bufferOf, bytesOf } from "../rows/values.js";
+import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import { preparedOnFirstUse } from "./statements.js";
 
 /** The stamp log in SQLite; an append is one IMMEDIATE transaction, so indexes never clash. */
-export class SqliteStampLogRepository implements StampLogRepository {
+export class SqliteStampLogRepository extends SqliteCheckpoints implements StampLogRepository {
   private readonly sql: () => ReturnType<typeof prepare>;
 
   constructor(private readonly db: Database.Database) {
+    super(db, "stamp_log_checkpoints");
     this.sql = preparedOnFirstUse(db, prepare);
   }
 
@@ -43,20 +43,6 @@ export class SqliteStampLogRepository implements StampLogRepository {
   async leafHashesFrom(from: number): Promise<Uint8Array[]> {
     return (this.sql().leafHashesFrom.all(from) as { leaf_hash: Buffer }[]).map((r) => bytesOf(r.leaf_hash));
   }
-
-  async saveCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    this.sql().saveCheckpoint.run(checkpointParams(checkpoint, sqliteEncoding));
-  }
-
-  async replaceCheckpoint(checkpoint: StoredCheckpoint): Promise<void> {
-    const { tree_size, note, signed_at } = checkpointParams(checkpoint, sqliteEncoding);
-    this.sql().replaceCheckpoint.run({ tree_size, note, signed_at });
-  }
-
-  async latestCheckpoint(): Promise<StoredCheckpoint | undefined> {
-    const row = this.sql().latest.get() as CheckpointRow | undefined;
-    return row && checkpointOf(row);
-  }
 }
 
 function prepare(db: Database.Database) {
@@ -69,13 +55,5 @@ function prepare(db: Database.Database) {
     ),
     entryOf: db.prepare("SELECT idx, body FROM stamp_log_entries WHERE stamp_id = ?"),
     leafHashesFrom: db.prepare("SELECT leaf_hash FROM stamp_log_entries WHERE idx >= ? ORDER BY idx"),
-    saveCheckpoint: db.prepare(
-      `INSERT INTO stamp_log_checkpoints (tree_size, root, note, signed_at)
-       VALUES (@tree_size, @root, @note, @signed_at) ON CONFLICT (tree_size) DO NOTHING`,
-    ),
-    replaceCheckpoint: db.prepare(
-      "UPDATE stamp_log_checkpoints SET note = @note, signed_at = @signed_at WHERE tree_size = @tree_size",
-    ),
-    latest: db.prepare("SELECT * FROM stamp_log_checkpoints ORDER BY tree_size DESC LIMIT 1"),
   };
 }
