@@ -215,7 +215,7 @@ describe("GET /verify/{stamp_id} of a stamp that has been anchored", () => {
     ]);
     expect(download.suggestedFilename()).toBe(`${stamp.stamp_id}.stampd.json`);
     await expect
-      .poll(() => page.locator("#proof-bundle-status").textContent())
+      .poll(() => page.locator("#proof-bundle-status").textContent(), { timeout: 10_000 })
       .toBe(`Saved ${stamp.stamp_id}.stampd.json.`);
     const dir = mkdtempSync(join(tmpdir(), "stampd-page-bundle-"));
     try {
