@@ -18,18 +18,39 @@ export interface DuplicateMember {
 }
 
 /**
- * JSON.parse that refuses repeated member names: throws a SyntaxError for text that is not JSON
- * and a DuplicateMemberError for a name repeated in one object.
+ * How deep objects and arrays may nest in JSON that is read as I-JSON (the value itself is level
+ * 1; RFC 8259 section 9 lets a parser set this). JSON.parse reads 100 000 levels, but whatever
+ * walks the value afterwards by recursion (JCS canonicalization, schema validators,
+ * JSON.stringify) runs out of stack on it. A constant of the format, not a setting: a document
+ * one deployment accepts must read alike in every other one and in offline verifiers; the
+ * deepest body the service defines nests 9 levels (a vault's metadata may nest 8 of its own).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** What the scan of JSON text finds first: a repeated name, or nesting past the bound. */
+export type MemberViolation =
+  | ({ kind: "duplicate" } & DuplicateMember)
+  | {
+      kind: "depth";
+      /** JSON pointer to the container at the bound's level, whose member opens one more. */
+      pointer: string;
+    };
+
+/**
+ * JSON.parse that refuses repeated member names and hostile nesting: throws a SyntaxError for
+ * text that is not JSON, a DuplicateMemberError for a name repeated in one object, a
+ * NestingTooDeepError for objects and arrays nested deeper than MAX_JSON_DEPTH.
  *
  * @example
  * parseIJson('{"a":1,"a":2}'); // throws DuplicateMemberError: duplicate member name "a" at ""
  */
 export function parseIJson(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  // Only objects can hold members; a scalar or an array of scalars needs no scan.
+  // Only objects and arrays can hold members or nest; a scalar needs no scan.
   if (typeof value === "object" && value !== null) {
-    const duplicate = findDuplicateMember(text);
-    if (duplicate) throw new DuplicateMemberError(duplicate);
+    const violation = findMemberViolation(text);
+    if (violation?.kind === "duplicate") throw new DuplicateMemberError(violation);
+    if (violation?.kind === "depth") throw new NestingTooDeepError(violation.pointer);
   }
   const lone = findLoneSurrogate(text);
   if (lone) throw new LoneSurrogateError(lone);
@@ -74,6 +95,16 @@ export class LoneSurrogateError extends Error {
   }
 }
 
+export class NestingTooDeepError extends Error {
+  readonly pointer: string;
+
+  constructor(pointer: string) {
+    super(`objects and arrays nest deeper than ${MAX_JSON_DEPTH} levels at ${JSON.stringify(pointer)}`);
+    this.name = "NestingTooDeepError";
+    this.pointer = pointer;
+  }
+}
+
 export class DuplicateMemberError extends Error {
   readonly pointer: string;
   readonly member: string;
@@ -109,11 +140,12 @@ const BACKSLASH = 0x5c;
 const LINEAR_NAMES = 16;
 
 /**
- * The first member name repeated in one object of `text`, or null. `text` must be JSON that
+ * The first member name repeated in one object of `text`, or the first container opened past
+ * `maxDepth` levels, whichever comes first; null when neither. `text` must be JSON that
  * JSON.parse accepted: the scanner checks no syntax, it only follows nesting and strings.
  * Names are compared after unescaping ("a" and "\u0061" are the same name). No recursion.
  */
-export function findDuplicateMember(text: string): DuplicateMember | null {
+export function findMemberViolation(text: string, maxDepth = MAX_JSON_DEPTH): MemberViolation | null {
   const stack: Frame[] = [];
   // The names of every open object, innermost last: an object's are names[first..].
   const names: string[] = [];
@@ -125,17 +157,18 @@ export function findDuplicateMember(text: string): DuplicateMember | null {
       if (top?.kind === "object" && top.expectName) {
         const raw = text.slice(i + 1, end);
         const name = raw.includes("\\") ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-        if (seen(top, names, name)) return { pointer: pointerOf(stack, names), name };
+        if (seen(top, names, name)) return { kind: "duplicate", pointer: pointerOf(stack, names), name };
         names.push(name);
         top.index?.add(name);
         top.expectName = false;
       }
       i = end;
-    } else if (c === 0x7b /* { */) {
-      top = { kind: "object", first: names.length, index: null, expectName: true };
-      stack.push(top);
-    } else if (c === 0x5b /* [ */) {
-      top = { kind: "array", index: 0 };
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (stack.length === maxDepth) return { kind: "depth", pointer: pointerOf(stack, names) };
+      top =
+        c === 0x7b
+          ? { kind: "object", first: names.length, index: null, expectName: true }
+          : { kind: "array", index: 0 };
       stack.push(top);
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       const closed = stack.pop();

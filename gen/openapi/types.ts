@@ -2776,7 +2776,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed input: schema validation failure, unknown enum value or anchor type, bad base64 or URI, unparseable `stamp_json`, an unknown query parameter (every operation refuses those), a body without a `Content-Type` the operation takes, a path that is not valid percent-encoding, or a processing error. JSON (every JSON body, and `stamp_json` as a form field) must be I-JSON (RFC 7493): UTF-8, and no object naming a member twice (`duplicate_member_name`), since readers that keep the first value and readers that keep the last would see different documents. */
+        /** @description Malformed input: schema validation failure, unknown enum value or anchor type, bad base64 or URI, unparseable `stamp_json`, an unknown query parameter (every operation refuses those), a body without a `Content-Type` the operation takes, a path that is not valid percent-encoding, or a processing error. JSON (every JSON body, and `stamp_json` as a form field) must be I-JSON (RFC 7493): UTF-8, and no object naming a member twice (`duplicate_member_name`), since readers that keep the first value and readers that keep the last would see different documents; objects and arrays nest at most 64 levels (`invalid_json`). */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -3,6 +3,8 @@ import {
   DuplicateMemberError,
   findLoneSurrogate,
   LoneSurrogateError,
+  MAX_JSON_DEPTH,
+  NestingTooDeepError,
   parseIJson,
 } from "../../core/i-json.js";
 import {
@@ -12,18 +14,11 @@ import {
   type ErrorCode,
   type ValidationIssue,
 } from "../../gen/asyncapi/index.js";
-import { nestedDeeperThan } from "../json-depth.js";
 import { WsErrorReply } from "./ws-error.js";
 
 export type ParsedFrame =
   | { ok: true; message: ClientMessage }
   | { ok: false; id: string | undefined; error: WsErrorReply };
-
-/**
- * Deepest nesting of objects and arrays a message may have (specs/asyncapi.yaml, Envelope): a
- * ping's data is echoed, and serializing a deeper value could exhaust the stack.
- */
-export const MAX_DEPTH = 64;
 
 // allErrors: a client fixing a message sees every problem at once, not one per round trip.
 const ajv = new Ajv({ allErrors: true });
@@ -46,6 +41,15 @@ export function parseFrame(text: string): ParsedFrame {
       return failure(id, "duplicate_member_name", err.message);
     }
     if (err instanceof LoneSurrogateError) return failure(idOfParsable(text), "invalid_json", err.message);
+    // specs/asyncapi.yaml, Envelope: a ping's data is echoed, and serializing a deeper value
+    // could exhaust the stack.
+    if (err instanceof NestingTooDeepError) {
+      return failure(
+        idOfParsable(text),
+        "invalid_message",
+        `the message nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
     return failure(undefined, "invalid_json", "the frame is not valid JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -54,13 +58,6 @@ export function parseFrame(text: string): ParsedFrame {
   const frame = value as Record<string, unknown>;
   const id = validId(frame.id);
   if (typeof frame.type !== "string") return failure(id, "invalid_message", "type must be a string");
-  if (nestedDeeperThan(frame, MAX_DEPTH)) {
-    return failure(
-      id,
-      "invalid_message",
-      `the message nests objects and arrays deeper than ${MAX_DEPTH} levels`,
-    );
-  }
   const validate = Object.hasOwn(validators, frame.type)
     ? validators[frame.type as ClientMessageType]
     : undefined;

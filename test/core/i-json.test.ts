@@ -1,8 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DuplicateMemberError, findDuplicateMember, parseIJson } from "../../core/i-json.js";
+import {
+  DuplicateMemberError,
+  findMemberViolation,
+  MAX_JSON_DEPTH,
+  NestingTooDeepError,
+  parseIJson,
+} from "../../core/i-json.js";
 
-describe("findDuplicateMember", () => {
+/** The repeated name the scan finds in text nested no deeper than the bound, or null. */
+const findDuplicateMember = (text: string) => {
+  const violation = findMemberViolation(text, Number.POSITIVE_INFINITY);
+  return violation === null
+    ? null
+    : { pointer: violation.pointer, name: (violation as { name: string }).name };
+};
+
+describe("findMemberViolation: repeated names", () => {
   it.each([
     ["top level", '{"a":1,"b":2,"a":3}', { pointer: "", name: "a" }],
     ["nested object", '{"x":{"y":{"k":1,"k":1}}}', { pointer: "/x/y", name: "k" }],
@@ -52,5 +66,40 @@ describe("findDuplicateMember", () => {
   it("reads deep nesting without recursion", () => {
     const depth = 100_000;
     expect(findDuplicateMember(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`)).toBeNull();
+  });
+});
+
+describe("findMemberViolation: nesting", () => {
+  const nested = (depth: number, open = "[", close = "]") => `${open.repeat(depth)}${close.repeat(depth)}`;
+
+  it("takes the bound's depth and refuses one level more, in arrays and objects", () => {
+    expect(parseIJson(nested(MAX_JSON_DEPTH))).toBeInstanceOf(Array);
+    expect(() => parseIJson(nested(MAX_JSON_DEPTH + 1))).toThrow(NestingTooDeepError);
+    const objects = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
+    expect(parseIJson(objects(MAX_JSON_DEPTH))).toBeTypeOf("object");
+    expect(() => parseIJson(objects(MAX_JSON_DEPTH + 1))).toThrow(NestingTooDeepError);
+  });
+
+  it("counts open containers, not brackets seen: siblings and brackets in strings do not add up", () => {
+    const wide = `[${Array.from({ length: 200 }, () => nested(MAX_JSON_DEPTH - 1)).join(",")}]`;
+    expect(findMemberViolation(wide)).toBeNull();
+    expect(findMemberViolation(`{"s":"${"[".repeat(500)}"}`)).toBeNull();
+  });
+
+  it("points at the container at the bound", () => {
+    expect(findMemberViolation('{"a":[{"b":[[]]}]}', 4)).toEqual({ kind: "depth", pointer: "/a/0/b" });
+    expect(findMemberViolation('{"a":[{"b":[[]]}]}', 5)).toBeNull();
+  });
+
+  it("reports whichever comes first in the text", () => {
+    expect(findMemberViolation('{"k":1,"k":2,"d":[[[]]]}', 2)).toMatchObject({
+      kind: "duplicate",
+      name: "k",
+    });
+    expect(findMemberViolation('{"d":[[[]]],"k":1,"k":2}', 2)).toMatchObject({ kind: "depth" });
+  });
+
+  it("refuses 100 000 levels without recursion, before anything walks them", () => {
+    expect(() => parseIJson(nested(100_000))).toThrow(NestingTooDeepError);
   });
 });

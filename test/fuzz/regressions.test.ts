@@ -121,8 +121,9 @@ describe("REST", () => {
     }
   });
 
-  it("verifies a stamp document with deeply nested anchors as format invalid (quoting it overflowed the stack: 500)", async () => {
+  it("refuses a stamp document with deeply nested anchors as 400 invalid_json (quoting it overflowed the stack: 500)", async () => {
     // Seed 1755316731: 100 000 nested arrays as `anchors` of an otherwise well-formed document.
+    // Answered 200 `format: invalid` until every JSON body was bounded to 64 levels (seed 1311543406).
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     const doc = `{"format":"stampd.stamp/v1","stamp_id":"stp_01M7YW8SFNVZH64DK29M9MRG7Q","created_at":"2026-11-21T11:01:09.237Z","document":{"hash":"${"b4".repeat(32)}","algorithm":"sha3-256","size_bytes":52,"version":"1.0.0"},"anchors":${deep}}`;
     const res = await fetch(`${svc.baseUrl}/verify`, {
@@ -130,10 +131,40 @@ describe("REST", () => {
       headers: { "content-type": "application/json" },
       body: `{"stamp_json":${doc}}`,
     });
-    expect(res.status).toBe(200);
-    const verdict = await res.json();
-    expect(verdict).toMatchObject({ is_valid: false, details: { format: "invalid" } });
-    expect(verdict.details.failures[0]).toMatch(/anchors holds an unknown anchor type an array/);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ code: "invalid_json" });
+    expect(body.detail).toContain("deeper than 64 levels");
+    expect(body.detail).toContain('"/body/stamp_json/anchors');
+    const { body: formBody, contentType } = multipart([{ name: "stamp_json", value: doc }]);
+    const form = await fetch(`${svc.baseUrl}/verify`, {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body: new Uint8Array(formBody),
+    });
+    expect(form.status).toBe(400);
+    expect((await form.json()).code).toBe("invalid_json");
+  });
+
+  it("refuses 100 000 levels in bodies whose handlers canonicalize them: 400, not 500 (seed 1311543406)", async () => {
+    // createVault with an Idempotency-Key (the body's JCS is its fingerprint) and a stamp document
+    // naming `constructor`: both recursed into the nesting and ran out of stack.
+    const { key } = await issueKey(svc, { tier: "internal" });
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const vault = await fetch(`${svc.baseUrl}/vault/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key, "idempotency-key": "LJ" },
+      body: `{"encrypted_key":"AAAA","heartbeat_deadline":3600,"metadata":{"conformance":${deep}}}`,
+    });
+    expect(vault.status).toBe(400);
+    expect((await vault.json()).code).toBe("invalid_json");
+    const verify = await fetch(`${svc.baseUrl}/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: `{"stamp_json":{"format":"stampd.stamp/v1","constructor":${deep}}}`,
+    });
+    expect(verify.status).toBe(400);
+    expect((await verify.json()).code).toBe("invalid_json");
   });
 
   it("refuses an unknown query parameter named with a stray bracket (the validator dropped it: 200)", async () => {

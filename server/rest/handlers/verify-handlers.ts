@@ -1,6 +1,6 @@
 import { defaultHashAlgorithm, hashAlgorithms } from "../../../core/content-hash.js";
 import { isStampDocument } from "../../../core/format.js";
-import { DuplicateMemberError, parseIJson } from "../../../core/i-json.js";
+import { DuplicateMemberError, NestingTooDeepError, parseIJson } from "../../../core/i-json.js";
 import type { HashAlgorithm, VerifyResult } from "../../../core/types.js";
 import type { AppContext } from "../../context.js";
 import { ServiceError } from "../../errors.js";
@@ -87,6 +87,9 @@ function parseStampJson(text: string): object {
   } catch (err) {
     if (err instanceof DuplicateMemberError) {
       throw new ServiceError("invalid_argument", `stamp_json: ${err.message}`, "duplicate_member_name");
+    }
+    if (err instanceof NestingTooDeepError) {
+      throw new ServiceError("invalid_argument", `stamp_json: ${err.message}`, "invalid_json");
     }
     throw new ServiceError(
       "invalid_argument",

@@ -1,9 +1,10 @@
 import express, { type RequestHandler } from "express";
 import {
   DuplicateMemberError,
-  findDuplicateMember,
   findLoneSurrogate,
+  findMemberViolation,
   LoneSurrogateError,
+  NestingTooDeepError,
 } from "../../../core/i-json.js";
 import { ServiceError } from "../../errors.js";
 import { asDecodingError } from "./body-decoding.js";
@@ -13,7 +14,7 @@ import { asDecodingError } from "./body-decoding.js";
  * member twice (section 2.3). JSON.parse keeps the last of two equal names, other readers the
  * first, so a signed document with a repeated `created_at` would verify here and show another
  * reader a different time. Refused before anything reads the body: 400 `duplicate_member_name`;
- * a lone surrogate escape (section 2.1) is 400 `invalid_json`.
+ * a lone surrogate escape (section 2.1) or nesting deeper than MAX_JSON_DEPTH is 400 `invalid_json`.
  * A body that does not decode as its Content-Encoding says is a 400 `bad_request`.
  */
 export function jsonBody(limit: number): RequestHandler {
@@ -31,7 +32,7 @@ export function jsonBody(limit: number): RequestHandler {
 export function parseJsonBody(bytes: Buffer): unknown {
   // TextDecoder drops a byte order mark, as body-parser's decoding does.
   const text = new TextDecoder("utf-8").decode(bytes);
-  refuseDuplicateMembers(text);
+  refuseNonIJsonText(text);
   if (text.length === 0) return {};
   // JSON whitespace (RFC 8259 section 2) before the first value.
   const first = /^[ \t\n\r]*(.)/s.exec(text)?.[1];
@@ -51,14 +52,19 @@ export const notUtf8 = () =>
 // the error handler, which answers a ServiceError in the spec's shape.
 function refuseNonIJson(_req: unknown, _res: unknown, bytes: Buffer, encoding: string): void {
   if (encoding !== "utf-8") throw notUtf8();
-  refuseDuplicateMembers(bytes.toString("utf8"));
+  refuseNonIJsonText(bytes.toString("utf8"));
 }
 
-function refuseDuplicateMembers(text: string): void {
-  const duplicate = findDuplicateMember(text);
+function refuseNonIJsonText(text: string): void {
+  const violation = findMemberViolation(text);
+  // Too deep is refused whether or not the rest parses: the handlers behind would recurse into it.
+  if (violation?.kind === "depth") {
+    const { message } = new NestingTooDeepError(`/body${violation.pointer}`);
+    throw new ServiceError("invalid_argument", message, "invalid_json");
+  }
   // The scanner assumes JSON; text that is not JSON is left to the parser's own error.
-  if (duplicate && isJson(text)) {
-    const { message } = new DuplicateMemberError({ ...duplicate, pointer: `/body${duplicate.pointer}` });
+  if (violation?.kind === "duplicate" && isJson(text)) {
+    const { message } = new DuplicateMemberError({ ...violation, pointer: `/body${violation.pointer}` });
     throw new ServiceError("invalid_argument", message, "duplicate_member_name");
   }
   const lone = findLoneSurrogate(text);

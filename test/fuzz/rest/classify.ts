@@ -3,6 +3,7 @@ import type { ValidateFunction } from "ajv";
 import type { OperationModel, SpecModel } from "../../../cli/conformance/spec-model.js";
 import { findLoneSurrogate } from "../../../core/i-json.js";
 import type { Part } from "../../helpers/multipart.js";
+import { depthOf, MAX_JSON_DEPTH } from "../json-depth.js";
 import type { RequestParts, Verdict } from "./request.js";
 import { type ServerState, semanticProblems } from "./semantics.js";
 
@@ -130,6 +131,7 @@ export class Classifier {
     // I-JSON (RFC 7493 section 2.1), the spec's invalid_json: strings are valid Unicode.
     const lone = findLoneSurrogate(bytes.toString("utf8"));
     if (lone) return [`a string holds the lone surrogate ${lone}`];
+    if (depthOf(value) > MAX_JSON_DEPTH) return [`the body nests deeper than ${MAX_JSON_DEPTH} levels`];
     if (!jsonBody.check(value)) return [`the body breaks its schema: ${describeErrors(jsonBody.check)}`];
     return [];
   }
@@ -151,12 +153,11 @@ export class Classifier {
     if (files.length > 0) fields.file = "";
     const check = this.formCheck(op);
     if (!check(fields)) problems.push(`the form breaks its schema: ${describeErrors(check)}`);
-    if (
-      op.operationId === "verifyStampJson" &&
-      typeof fields.stamp_json === "string" &&
-      !isObjectText(fields.stamp_json)
-    ) {
-      problems.push("stamp_json is not a JSON object");
+    if (op.operationId === "verifyStampJson" && typeof fields.stamp_json === "string") {
+      const stampJson = parseObjectText(fields.stamp_json);
+      if (stampJson === undefined) problems.push("stamp_json is not a JSON object");
+      else if (depthOf(stampJson) > MAX_JSON_DEPTH)
+        problems.push(`stamp_json nests deeper than ${MAX_JSON_DEPTH} levels`);
     }
     return problems;
   }
@@ -201,12 +202,12 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
-function isObjectText(text: string): boolean {
+function parseObjectText(text: string): object | undefined {
   try {
-    const value = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value);
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { findDuplicateMember } from "../../../core/i-json.js";
+import { findMemberViolation } from "../../../core/i-json.js";
 import type { OperationId } from "../../../server/contract/openapi.js";
+import { depthOf } from "../json-depth.js";
 
 type Json = Record<string, unknown>;
 
@@ -85,7 +86,8 @@ function receiptProblems(receipt: unknown): string[] {
   } catch {
     return []; // not a payload at all: its signature fails, which the server alone can tell
   }
-  if (findDuplicateMember(text)) return ["the fee receipt's payload names a member twice"];
+  if (findMemberViolation(text, Number.POSITIVE_INFINITY)?.kind === "duplicate")
+    return ["the fee receipt's payload names a member twice"];
   const issued = typeof issuedAt === "string" ? Date.parse(issuedAt) : Number.NaN;
   if (issued > Date.now() + 300_000) return ["the fee receipt was issued in the future"];
   if (issued < Date.now() - 30 * 86_400_000) return ["the fee receipt was issued over 30 days ago"];
@@ -95,14 +97,8 @@ function receiptProblems(receipt: unknown): string[] {
 function metadataProblems(metadata: unknown): string[] {
   if (metadata === undefined) return [];
   // Before serializing: the fuzzer nests arrays 100 000 deep, past what JSON.stringify can walk.
-  if (nestsDeeperThan(metadata, 8)) return ["metadata nests deeper than 8 levels"];
+  if (depthOf(metadata) > 8) return ["metadata nests deeper than 8 levels"];
   return Buffer.byteLength(JSON.stringify(metadata)) > 16_384 ? ["metadata is over 16384 bytes as JSON"] : [];
-}
-
-/** Whether objects and arrays nest more than `levels` deep in `value` (itself level 1); looks no deeper. */
-function nestsDeeperThan(value: unknown, levels: number): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  return levels === 0 || Object.values(value).some((inner) => nestsDeeperThan(inner, levels - 1));
 }
 
 /** Prose rules a request to `operationId` breaks (the body, when given, already matches its schema). */

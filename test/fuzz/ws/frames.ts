@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { findLoneSurrogate } from "../../../core/i-json.js";
 import { jcs } from "../../../core/jcs.js";
 import { clientMessageSchemas, subscriptionChannels } from "../../../gen/asyncapi/index.js";
+import { depthOf, MAX_JSON_DEPTH } from "../json-depth.js";
 import { anyJson, anyText, type Rng } from "../random.js";
 import { SchemaValues } from "../schema-values.js";
 
@@ -38,7 +39,6 @@ const replies: Record<ClientType, { type: string; codes: string[] }> = {
 const types = Object.keys(clientMessageSchemas) as ClientType[];
 const channelNames = Object.keys(subscriptionChannels) as (keyof typeof subscriptionChannels)[];
 /** The deepest nesting the spec allows a client message. */
-const MAX_DEPTH = 64;
 /** WS_MAX_PAYLOAD's default, 64 KiB. */
 const MAX_PAYLOAD = 64 * 1024;
 
@@ -201,7 +201,7 @@ export class FrameMaker {
     if (typeof parsed.type !== "string") return reply(["error"], ["invalid_message"]);
     const known = Object.hasOwn(replies, parsed.type);
     // "A client message may nest objects and arrays at most 64 levels deep" (which check comes first is open).
-    if (depth(parsed) > MAX_DEPTH)
+    if (depthOf(parsed) > MAX_JSON_DEPTH)
       return reply(["error"], known ? ["invalid_message"] : ["invalid_message", "unknown_type"]);
     if (!known) return reply(["error"], ["unknown_type"]);
     const type = parsed.type as ClientType;
@@ -257,18 +257,6 @@ function subscribeRefusals(message: Json, authenticated: boolean): string[] {
 }
 
 /** How deep objects and arrays nest in a parsed message (the message itself is level 1). */
-function depth(value: unknown): number {
-  let deepest = 0;
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [node, level] = pending.pop()!;
-    if (typeof node !== "object" || node === null) continue;
-    deepest = Math.max(deepest, level);
-    for (const child of Object.values(node)) pending.push([child, level + 1]);
-  }
-  return deepest;
-}
-
 /** A request id the spec echoes: a string of 1 to 128 characters, valid Unicode. */
 function validId(id: unknown): string | undefined {
   return typeof id === "string" &&
