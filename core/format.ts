@@ -57,16 +57,19 @@ const dateTime: Check = (v) =>
 function object(required: Record<string, Check>, optional: Record<string, Check> = {}): Check {
   return (v) => {
     if (!isObject(v)) return "must be an object";
+    // Own names only: `in` finds Object.prototype's, so a member named "constructor" passed as known.
     for (const key of Object.keys(v)) {
-      if (!(key in required) && !(key in optional)) return `has an unknown member "${key}"`;
+      if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) {
+        return `has an unknown member "${key}"`;
+      }
     }
     for (const [key, check] of Object.entries(required)) {
-      if (!(key in v)) return `lacks "${key}"`;
+      if (!Object.hasOwn(v, key)) return `lacks "${key}"`;
       const problem = check(v[key]);
       if (problem) return `${key} ${problem}`;
     }
     for (const [key, check] of Object.entries(optional)) {
-      const problem = key in v ? check(v[key]) : null;
+      const problem = Object.hasOwn(v, key) ? check(v[key]) : null;
       if (problem) return `${key} ${problem}`;
     }
     return null;

@@ -153,6 +153,19 @@ const edits: [string, (d: Doc) => void][] = [
     },
   ],
   [
+    // Object.prototype's names: the hand-written check once took them for known members.
+    "a member named constructor",
+    (d) => {
+      d.constructor = null as never;
+    },
+  ],
+  [
+    "signatures with a member named toString",
+    (d) => {
+      (d.signatures as Record<string, unknown>).toString = "x" as never;
+    },
+  ],
+  [
     "description empty",
     (d) => {
       d.description = "";
