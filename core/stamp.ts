@@ -3,7 +3,7 @@ import { hexToBytes } from "@noble/hashes/utils.js";
 import { checkStamp, invalidFormat } from "./check.js";
 import { digestDocument } from "./digest.js";
 import { isStampDocument } from "./format.js";
-import { DuplicateMemberError, parseIJson } from "./i-json.js";
+import { DuplicateMemberError, NestingTooDeepError, parseIJson } from "./i-json.js";
 import type { RingKey } from "./key-ring.js";
 import { type ProofEvidence, proofEvidence, type StampProof } from "./stamp-proof.js";
 import type { AnchorState, StampDocument, VerifyResult } from "./types.js";
@@ -55,7 +55,9 @@ export async function verifyStamp(
   options: VerifyStampOptions = {},
 ): Promise<VerifyResult> {
   const stamp = typeof stampJson === "string" ? parseJson(stampJson) : stampJson;
-  if (stamp instanceof DuplicateMemberError) return invalidFormat(undefined, stamp.message);
+  if (stamp instanceof DuplicateMemberError || stamp instanceof NestingTooDeepError) {
+    return invalidFormat(undefined, stamp.message);
+  }
   const content =
     options.document && isStampDocument(stamp)
       ? {
@@ -92,12 +94,13 @@ async function verifyEd25519(publicKey: string, message: Uint8Array, signatureHe
 
 /**
  * JSON text that does not parse is reported as an invalid format, like any other bad document;
- * so is text naming a member twice (I-JSON, RFC 7493), which other readers may read differently.
+ * so is text naming a member twice (I-JSON, RFC 7493), which other readers may read differently,
+ * and text nesting deeper than MAX_JSON_DEPTH, said as such rather than as "not JSON".
  */
 function parseJson(text: string): unknown {
   try {
     return parseIJson(text);
   } catch (err) {
-    return err instanceof DuplicateMemberError ? err : undefined;
+    return err instanceof DuplicateMemberError || err instanceof NestingTooDeepError ? err : undefined;
   }
 }

@@ -104,6 +104,16 @@ describe("verifyStamp, offline", () => {
     expect(result).toMatchObject({ is_valid: false, details: { format: "invalid" } });
   });
 
+  it("a document nesting 100 000 levels is an invalid format that says so, not a stack overflow", async () => {
+    const text = JSON.stringify(signed.stamp_json).replace(
+      /}$/,
+      `,"x":${"[".repeat(1e5)}${"]".repeat(1e5)}}`,
+    );
+    const result = await verifyStamp(text);
+    expect(result).toMatchObject({ is_valid: false, details: { format: "invalid" } });
+    expect(result.details.failures.join()).toContain("deeper than 64 levels");
+  });
+
   it("uses anchor states when given (e.g. from GET /stamps/{id}): a confirmed log anchor is the log inclusion (+3), a pending one nothing", async () => {
     const result = await verifyStamp(signed.stamp_json, {
       anchors: [
