@@ -91,6 +91,10 @@ export function checkRequest(req: RequestParts, match?: RequestMatch): CheckedRe
     req.body ??= {};
   const data = { query: req.query, headers: req.headers, params, cookies: undefined, body: req.body };
   const valid = spec.parameters(data);
+  if (valid) {
+    refuseNonFinite("query", req.query);
+    refuseNonFinite("params", params);
+  }
   const validBody = validateBody ? validateBody(data) : true;
   if (valid && validBody) {
     req.body = data.body;
@@ -98,6 +102,20 @@ export function checkRequest(req: RequestParts, match?: RequestMatch): CheckedRe
   }
   const errors = [...(spec.parameters.errors ?? []), ...((validateBody?.errors as ErrorObject[]) ?? [])];
   throw { status: 400, message: "request validation failed", errors: errors.map(fieldError) };
+}
+
+/**
+ * Refuses a number ajv coerced from text to Infinity: "1e309" is coerced after the type check, and
+ * ajv's minimum/maximum skip non-finite numbers, so `limit=1e309` passed `maximum: 500` and reached
+ * the store (SQLite: datatype mismatch, a 500).
+ */
+function refuseNonFinite(where: "query" | "params", values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      const errors = [{ path: `/${where}/${name}`, message: "must be a finite number" }];
+      throw { status: 400, message: "request validation failed", errors } satisfies RequestRefusal;
+    }
+  }
 }
 
 function decodeParams(route: Route, values: string[], path: string): Record<string, string> {
