@@ -2,19 +2,6 @@ import type { Readable } from "node:stream";
 import type { HashAlgorithm } from "../../core/types.js";
 import { RingHasher } from "./ring-hasher.js";
 
-export interface StreamDigest {
-  /** Lowercase hex digest. */
-  hash: string;
-  /** Bytes read. */
-  size: number;
-}
-
-/** Hashes a stream chunk by chunk as it arrives; memory stays at the ring's 1 MiB whatever the size. */
-export async function hashStream(stream: Readable, algorithm: HashAlgorithm): Promise<StreamDigest> {
-  const { hashes, size } = await hashStreamMany(stream, [algorithm]);
-  return { hash: hashes[algorithm]!, size };
-}
-
 export interface StreamDigests {
   /** Lowercase hex digest per algorithm asked for. */
   hashes: Partial<Record<HashAlgorithm, string>>;

@@ -1,10 +1,24 @@
+import { hexToBytes } from "@noble/hashes/utils.js";
 import { jcs } from "../../core/jcs.js";
+import type { StoredStamp } from "../stamps/stamp-repository.js";
 
 /** The digest algorithms a Sigstore bundle names (protobuf-specs `HashAlgorithm`), by stamp algorithm. */
 export const sigstoreDigests: Partial<Record<string, "SHA2_256" | "SHA3_256">> = {
   sha256: "SHA2_256",
   "sha3-256": "SHA3_256",
 };
+
+/** The digest a stamp's bundle signs and logs; undefined when Sigstore names no digest of its algorithm. */
+export function bundleDigest(
+  stamp: Pick<StoredStamp, "document" | "contentSha256">,
+): { algorithm: "SHA2_256" | "SHA3_256"; digest: Uint8Array } | undefined {
+  // An upload's SHA-256, computed in the read that made its SHA3-256 (migration 0016), since some
+  // Sigstore clients accept SHA2_256 only; uploads stored before it have their SHA3-256 alone.
+  if (stamp.contentSha256) return { algorithm: "SHA2_256", digest: hexToBytes(stamp.contentSha256) };
+  const { algorithm, hash } = stamp.document.document;
+  const digestAlgorithm = sigstoreDigests[algorithm];
+  return digestAlgorithm && { algorithm: digestAlgorithm, digest: hexToBytes(hash) };
+}
 
 export interface HashedRekordFacts {
   algorithm: "SHA2_256" | "SHA3_256";

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { hexToBytes } from "@noble/hashes/utils.js";
 import type { components } from "../../gen/openapi/types.js";
 import { notFound, ServiceError } from "../errors.js";
 import type { DeploymentKeyRing, RingSigstoreKey } from "../keys/key-ring.js";
@@ -8,7 +7,7 @@ import { ulidBytes } from "../proofs/proof-service.js";
 import type { TimestampAuthority } from "../proofs/tsa/authority.js";
 import { digestOids } from "../proofs/tsa/oids.js";
 import type { StampRepository, StoredStamp } from "../stamps/stamp-repository.js";
-import { hashedRekordBody, sigstoreDigests } from "./hashed-rekord.js";
+import { bundleDigest, hashedRekordBody } from "./hashed-rekord.js";
 import type { LoggedStamp, StampLog } from "./stamp-log.js";
 import { type SigstoreTrustedRoot, stampLogInstance, trustedRoot } from "./trusted-root.js";
 
@@ -45,17 +44,17 @@ export class SigstoreService {
         this.deps.pendingRetryAfterSeconds,
       );
     }
-    const { algorithm, hash } = stamp.document.document;
-    const digestAlgorithm = sigstoreDigests[algorithm];
-    if (!digestAlgorithm) {
+    const signed = bundleDigest(stamp);
+    if (!signed) {
+      const { algorithm } = stamp.document.document;
       throw new ServiceError(
         "unprocessable",
         `a ${algorithm} stamp cannot be a Sigstore bundle (Sigstore names no ${algorithm} digest)`,
         "timestamp_algorithm_unsupported",
       );
     }
+    const { algorithm: digestAlgorithm, digest } = signed;
     const key = this.keyOf(stamp);
-    const digest = hexToBytes(hash);
     const logged = await this.deps.log.entry(stampId, () =>
       hashedRekordBody({ algorithm: digestAlgorithm, digest, signature: key.sign(digest), spki: key.spki }),
     );

@@ -21,6 +21,12 @@ export interface StoredStamp {
   json?: string;
   /** The full fingerprint document when one was generated, for the shadow endpoint. */
   fingerprint: unknown | null;
+  /**
+   * An upload's SHA-256 (lowercase hex), computed in the read that computed its document hash, so
+   * its Sigstore bundle can carry SHA2_256 and a SHA-256 search finds it. Not signed in `document`.
+   * Null for a stamp of a hash and for uploads stored before migration 0016.
+   */
+  contentSha256: string | null;
 }
 
 /** A stamp found by its document hash: what a search lists of it. */
@@ -49,7 +55,8 @@ export interface StampRepository {
   get(id: string): Promise<StoredStamp | undefined>;
   /**
    * The stamps of one algorithm and digest, newest first (descending id: ids are ULIDs, so that is
-   * descending creation time), at most `page.limit`. Served by the index of migration 0010.
+   * descending creation time), at most `page.limit`; for a SHA-256, also the uploads whose
+   * `contentSha256` it is. Served by the indexes of migrations 0010 and 0016.
    */
   findByHash(hash: ContentHash, page: HashPage): Promise<HashMatch[]>;
   /** Number of stamps signed by an identity. */

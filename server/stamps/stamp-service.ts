@@ -4,7 +4,7 @@ import type { VerifyResult } from "../../core/types.js";
 import type { Clock } from "../clock.js";
 import { notFound, ServiceError, unavailable } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { hashStream } from "../hashing/hash-stream.js";
+import { hashStreamMany } from "../hashing/hash-stream.js";
 import type { IdentityService } from "../identities/identity-service.js";
 import type { Signer } from "../keys/ed25519.js";
 import type { DeploymentKeyRing } from "../keys/key-ring.js";
@@ -50,8 +50,10 @@ export const uploadReadSettings = (choices: StampChoices): UploadReadSettings =>
 
 /** An uploaded document as stamping needs it: read, not yet stamped. */
 export interface UploadDigest {
-  /** SHA3-256, lowercase hex. */
+  /** SHA3-256, lowercase hex: the stamp's document hash. */
   sha3: string;
+  /** SHA-256, lowercase hex, from the same read: what its Sigstore bundle carries (docs/sigstore.md). */
+  sha256: string;
   size: number;
   fingerprint: { summary: StampFingerprint; document: unknown } | null;
 }
@@ -103,7 +105,16 @@ interface IssueInput {
   hash: ContentHash;
   sizeBytes: number | null;
   fingerprint: { summary: StampFingerprint; document: unknown } | null;
+  /** An upload's SHA-256 (stored beside the stamp, not signed in it); null for a stamp of a hash. */
+  contentSha256: string | null;
 }
+
+/**
+ * What an upload is hashed with, in one read on the hashing thread: SHA3-256, the stamp's
+ * algorithm, and SHA-256, which every Sigstore client accepts for the stamp's bundle
+ * (bench/README.md "SHA-256 beside an upload's SHA3-256" has the cost).
+ */
+const UPLOAD_DIGESTS = ["sha3-256", "sha256"] as const;
 
 /** Rounds of signing a stamp again after its key was revoked before the stamp is answered with 503. */
 const MAX_SIGNING_ROUNDS = 3;
@@ -144,6 +155,7 @@ function stored(input: IssueInput, { document, json }: IssuedDocument): StoredSt
     document,
     json,
     fingerprint: input.fingerprint?.document ?? null,
+    contentSha256: input.contentSha256,
   };
 }
 
@@ -152,15 +164,16 @@ export class StampService {
   constructor(private readonly deps: StampServiceDeps) {}
 
   /**
-   * Reads an uploaded document: its SHA3-256 digest and, with `generateFp`, its fingerprint, in
-   * one pass as it streams. No side effects (the stamp is made by `createFromUpload`), so a
+   * Reads an uploaded document: its SHA3-256 and SHA-256 digests and, with `generateFp`, its
+   * fingerprint, in one pass as it streams. No side effects (the stamp is made by `createFromUpload`), so a
    * transport may read before it knows the whole request. Without a fingerprint engine,
    * `generateFp` answers 501 before the first byte is read.
    */
   async readUpload(file: Readable, { generateFp }: UploadReadSettings): Promise<UploadDigest> {
     const fingerprinter = generateFp ? this.requireFingerprinter() : null;
     const { digest, fingerprint } = await this.read(file, fingerprinter);
-    return { sha3: digest.hash, size: digest.size, fingerprint };
+    const { hashes, size } = digest;
+    return { sha3: hashes["sha3-256"]!, sha256: hashes.sha256!, size, fingerprint };
   }
 
   /**
@@ -193,6 +206,7 @@ export class StampService {
         hash,
         sizeBytes: upload.size,
         fingerprint: upload.fingerprint,
+        contentSha256: upload.sha256,
       }),
     );
   }
@@ -311,10 +325,10 @@ export class StampService {
   }
 
   private async read(file: Readable, fingerprinter: StampFingerprinter | null) {
-    if (!fingerprinter) return { digest: await hashStream(file, "sha3-256"), fingerprint: null };
+    if (!fingerprinter) return { digest: await hashStreamMany(file, UPLOAD_DIGESTS), fingerprint: null };
     const [forHash, forFingerprint] = tee(file);
     const [digest, fingerprint] = await Promise.all([
-      hashStream(forHash, "sha3-256"),
+      hashStreamMany(forHash, UPLOAD_DIGESTS),
       fingerprinter.fingerprint(forFingerprint),
     ]);
     return { digest, fingerprint };
@@ -368,6 +382,7 @@ export class StampService {
       annotations: normalizeAnnotations(request),
       sizeBytes: null,
       fingerprint: null,
+      contentSha256: null,
     };
   }
 

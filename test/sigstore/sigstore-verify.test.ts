@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { Code, type ConnectError } from "@connectrpc/connect";
+import { sha3_256 } from "@noble/hashes/sha3.js";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { verifierKey } from "../../core/checkpoint.js";
@@ -59,6 +61,31 @@ describe("a REST stamp's Sigstore bundle, checked by sigstore-js's Verifier", ()
       version: "0.0.2",
     });
     await expect(sigstoreVerify(bundle, content, trust)).resolves.toBeUndefined();
+  });
+
+  it("carries the upload's SHA-256 (SHA2_256, which every Sigstore client accepts), not its SHA3-256", () => {
+    const digest = { algorithm: "SHA2_256", digest: createHash("sha256").update(content).digest("base64") };
+    expect(bundle.messageSignature.messageDigest).toEqual(digest);
+    const body = Buffer.from(bundle.verificationMaterial.tlogEntries[0]!.canonicalizedBody, "base64");
+    expect(JSON.parse(body.toString()).spec.hashedRekordV002.data).toEqual(digest);
+  });
+
+  it("keeps SHA3_256 for an upload stored before migration 0016 (no SHA-256 beside it)", async () => {
+    const older = "a deed uploaded before uploads were also hashed with SHA-256\n";
+    const { stamp_id } = await createStamp(svc, older);
+    const db = new Database(`${svc.dataDir}/stampd.db`);
+    try {
+      db.prepare("UPDATE stamps SET content_sha256 = NULL WHERE id = ?").run(stamp_id);
+    } finally {
+      db.close();
+    }
+    const olderBundle = await sealedBundle(stamp_id);
+    expect(olderBundle.messageSignature.messageDigest).toEqual({
+      algorithm: "SHA3_256",
+      digest: Buffer.from(sha3_256(new TextEncoder().encode(older))).toString("base64"),
+    });
+    await expect(sigstoreVerify(olderBundle, older, trust)).resolves.toBeUndefined();
+    await expect(sigstoreVerify(olderBundle, content, trust)).rejects.toThrow();
   });
 
   it("fails for another document", async () => {

@@ -4,7 +4,8 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engines, type SearchFixture, searchFixture } from "./search-fixture.js";
+import { createGrpcClient } from "../../sdk/src/index.js";
+import { engines, type SearchFixture, searchFixture, sha256Hex } from "./search-fixture.js";
 
 interface SearchPage {
   hash: string;
@@ -69,6 +70,25 @@ describe.each(engines)("GET /stamps?hash= on %s", (engine) => {
     expect((await page(`hash=blake3:${fx.sha3}`)).items).toEqual([]);
   });
 
+  it("finds uploads by their content's SHA-256 too, newest first beside stamps of that SHA-256, paged", async () => {
+    const sha256 = `sha256:${sha256Hex(fx.document)}`;
+    const grpc = createGrpcClient({ baseUrl: fx.svc.grpcUrl, apiKey: fx.owner });
+    const { stamp } = await grpc.createStamp({ contentHash: sha256 });
+    const newestFirst = [stamp!.id, ...[...fx.sha3Ids].reverse()];
+    expect((await page(`hash=${sha256}`)).items.map((i) => i.stamp_id)).toEqual(newestFirst);
+    const seen: string[] = [];
+    let query = `hash=${sha256}&limit=4`;
+    for (;;) {
+      const body = await page(query);
+      seen.push(...body.items.map((i) => i.stamp_id));
+      if (body.next_cursor === null) break;
+      query = `hash=${sha256}&limit=4&cursor=${body.next_cursor}`;
+    }
+    expect(seen).toEqual(newestFirst);
+    // Only a SHA-256 looks beside the document's hash: the uploads' SHA-256 under blake3 is no match.
+    expect((await page(`hash=blake3:${sha256Hex(fx.document)}`)).items).toEqual([]);
+  });
+
   it("answers a hash never stamped with an empty page, not 404", async () => {
     const body = await page(`hash=sha256:${"0".repeat(64)}`);
     expect(body).toEqual({ hash: `sha256:${"0".repeat(64)}`, items: [], limit: 50, next_cursor: null });
@@ -131,12 +151,19 @@ describe.each(engines)("GET /stamps?hash= on %s", (engine) => {
   it("reads the page through the hash index, not by scanning the stamps", async () => {
     expect(await queryPlan(fx, engine)).toContain("stamps_hash_search");
   });
+
+  it("reads uploads by SHA-256 through the index of migration 0016", async () => {
+    const where = "content_sha256 = 'x' AND id < 'stp_Z' ORDER BY id DESC LIMIT 51";
+    expect(await queryPlan(fx, engine, where)).toContain("stamps_content_sha256_search");
+  });
 });
 
 /** The plan of the store's search statement, as the engine would run it. */
-async function queryPlan(fx: SearchFixture, engine: string): Promise<string> {
-  const where =
-    "document_hash = 'x' AND hash_algorithm = 'sha256' AND id < 'stp_Z' ORDER BY id DESC LIMIT 51";
+async function queryPlan(
+  fx: SearchFixture,
+  engine: string,
+  where = "document_hash = 'x' AND hash_algorithm = 'sha256' AND id < 'stp_Z' ORDER BY id DESC LIMIT 51",
+): Promise<string> {
   if (engine === "sqlite") {
     const db = new Database(`${fx.svc.dataDir}/stampd.db`, { readonly: true });
     try {

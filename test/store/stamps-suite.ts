@@ -28,6 +28,7 @@ export function stamp(n: number, overrides: Partial<StoredStamp> = {}): StoredSt
     status: "pending",
     document,
     fingerprint: null,
+    contentSha256: null,
     ...overrides,
   };
   // What `get` reads back: the document with the text it was stored as.
@@ -80,6 +81,9 @@ export function stampsSuite(engine: TestEngine) {
       const signed = stamp(1, { identityId: "0123456789abcdef", fingerprint: { merkle_root: "ab" } });
       await store.stamps.insert(signed);
       expect(await store.stamps.get(signed.id)).toEqual(signed);
+      const upload = stamp(5, { contentSha256: "ab".repeat(32) });
+      await store.stamps.insert(upload);
+      expect(await store.stamps.get(upload.id)).toEqual(upload);
       await store.stamps.insertMany([stamp(2), stamp(3, { identityId: "0123456789abcdef" })]);
       expect(await store.stamps.countByIdentity("0123456789abcdef")).toBe(2);
       await expect(store.stamps.insertMany([stamp(4), stamp(1)])).rejects.toThrow();

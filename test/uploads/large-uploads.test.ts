@@ -52,6 +52,13 @@ describe("large uploads", () => {
       sha("sha3-256", f),
     ]);
     expect(answers[0]!.size_bytes).toBe(a.length);
+    // A stamp's upload is also hashed with SHA-256 in the same read, on the thread (its bundle's digest).
+    const stored = async (answer: Record<string, unknown>) =>
+      (await svc.service.ctx.store.stamps.get(answer.stamp_id as string))!.contentSha256;
+    expect([await stored(answers[4]!), await stored(answers[5]!)]).toEqual([
+      sha("sha256", e),
+      sha("sha256", f),
+    ]);
   });
 
   it("a file over MAX_UPLOAD_BYTES is refused with a 413", async () => {

@@ -36,7 +36,7 @@ export class PostgresStampRepository implements StampRepository {
     await this.pool.query(
       `INSERT INTO stamps (${stampColumns.join(", ")})
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-         $7::text[], $8::text[], $9::text[], $10::bytea[])`,
+         $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[])`,
       stampColumns.map((column) => rows.map((row) => row[column])),
     );
   }
@@ -50,15 +50,20 @@ export class PostgresStampRepository implements StampRepository {
 
   async findByHash(hash: ContentHash, page: HashPage): Promise<HashMatch[]> {
     // Two statements rather than `$3 IS NULL OR id < $3`, which a generic plan could not bound.
+    const after = page.after === undefined ? "" : "AND id < $4";
+    const ofDocument = `SELECT id, created_at FROM stamps WHERE document_hash = $1 AND hash_algorithm = $2 ${after}
+      ORDER BY id DESC LIMIT $3`;
+    // A SHA-256 also finds uploads by their content's SHA-256: each side reads a page from its own
+    // index (0010's, 0016's), so a page still costs the same whatever the number of stamps.
+    const sql =
+      hash.algorithm === "sha256"
+        ? `SELECT id, created_at FROM ((${ofDocument}) UNION (SELECT id, created_at FROM stamps
+             WHERE content_sha256 = $1 ${after} ORDER BY id DESC LIMIT $3)) AS found ORDER BY id DESC LIMIT $3`
+        : ofDocument;
+    const params = [hash.hex, hash.algorithm, page.limit];
     const { rows } = await this.pool.query<{ id: string; created_at: Date }>(
-      page.after === undefined
-        ? `SELECT id, created_at FROM stamps WHERE document_hash = $1 AND hash_algorithm = $2
-           ORDER BY id DESC LIMIT $3`
-        : `SELECT id, created_at FROM stamps WHERE document_hash = $1 AND hash_algorithm = $2 AND id < $4
-           ORDER BY id DESC LIMIT $3`,
-      page.after === undefined
-        ? [hash.hex, hash.algorithm, page.limit]
-        : [hash.hex, hash.algorithm, page.limit, page.after],
+      sql,
+      page.after === undefined ? params : [...params, page.after],
     );
     return rows.map(hashMatchOf);
   }

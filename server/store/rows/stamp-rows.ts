@@ -15,6 +15,7 @@ export const stampColumns = [
   "stamp_json",
   "fingerprint_json",
   "leaf_hash",
+  "content_sha256",
 ] as const;
 
 export type StampParams = Record<(typeof stampColumns)[number], string | Buffer | null>;
@@ -37,6 +38,7 @@ export function stampParams(stamp: StoredStamp): StampParams {
     stamp_json: json,
     fingerprint_json: stamp.fingerprint === null ? null : JSON.stringify(stamp.fingerprint),
     leaf_hash: bufferOf(stampLeafHash(json)),
+    content_sha256: stamp.contentSha256,
   };
 }
 
@@ -48,6 +50,7 @@ export interface StampRow {
   status: StampStatus;
   stamp_json: string;
   fingerprint_json: string | null;
+  content_sha256: string | null;
 }
 
 /**
@@ -55,7 +58,7 @@ export interface StampRow {
  * stamp's stamp_proofs row and leaves its own row as stored (migration 0013), so a row that says
  * 'pending' is confirmed once that proof row exists.
  */
-export const stampRowColumns = `id, account_id, identity_id, stamp_json, fingerprint_json,
+export const stampRowColumns = `id, account_id, identity_id, stamp_json, fingerprint_json, content_sha256,
   CASE WHEN status = 'pending' AND EXISTS (SELECT 1 FROM stamp_proofs WHERE stamp_proofs.stamp_id = stamps.id)
     THEN 'confirmed' ELSE status END AS status`;
 
@@ -67,6 +70,7 @@ export const storedStampOf = (row: StampRow): StoredStamp => ({
   document: JSON.parse(row.stamp_json),
   json: row.stamp_json,
   fingerprint: row.fingerprint_json === null ? null : JSON.parse(row.fingerprint_json),
+  contentSha256: row.content_sha256,
 });
 
 /** A search hit: its `created_at` in the RFC 3339 text the document carries. */

@@ -65,10 +65,13 @@ export class SqliteStampRepository implements StampRepository {
   }
 
   async findByHash(hash: ContentHash, page: HashPage): Promise<HashMatch[]> {
+    const sql = this.sql();
+    const sha256 = hash.algorithm === "sha256";
+    const params = { hex: hash.hex, algorithm: hash.algorithm, limit: page.limit };
     const rows = (
       page.after === undefined
-        ? this.sql().findByHash.all(hash.hex, hash.algorithm, page.limit)
-        : this.sql().findByHashAfter.all(hash.hex, hash.algorithm, page.after, page.limit)
+        ? (sha256 ? sql.findBySha256 : sql.findByHash).all(params)
+        : (sha256 ? sql.findBySha256After : sql.findByHashAfter).all({ ...params, after: page.after })
     ) as { id: string; created_at: string }[];
     return rows.map(hashMatchOf);
   }
@@ -109,18 +112,26 @@ function committedHere(db: Database.Database): CommitGroup<StampParams> {
   };
 }
 
+const ofDocument =
+  "SELECT id, created_at FROM stamps WHERE document_hash = @hex AND hash_algorithm = @algorithm";
+
+/** A page of the stamps of a SHA-256: of the document's hash, or of an upload's content (`after`: a cursor's condition). */
+const bySha256 = (after: string) =>
+  `SELECT id, created_at FROM (${ofDocument} ${after} ORDER BY id DESC LIMIT @limit)
+   UNION SELECT id, created_at FROM (SELECT id, created_at FROM stamps WHERE content_sha256 = @hex ${after}
+     ORDER BY id DESC LIMIT @limit)
+   ORDER BY id DESC LIMIT @limit`;
+
 function prepare(db: Database.Database) {
   return {
     get: db.prepare(`SELECT ${stampRowColumns} FROM stamps WHERE id = ?`),
     // Both read the index stamps_hash_search alone (migration 0010).
-    findByHash: db.prepare(
-      `SELECT id, created_at FROM stamps WHERE document_hash = ? AND hash_algorithm = ?
-       ORDER BY id DESC LIMIT ?`,
-    ),
-    findByHashAfter: db.prepare(
-      `SELECT id, created_at FROM stamps WHERE document_hash = ? AND hash_algorithm = ? AND id < ?
-       ORDER BY id DESC LIMIT ?`,
-    ),
+    findByHash: db.prepare(`${ofDocument} ORDER BY id DESC LIMIT @limit`),
+    findByHashAfter: db.prepare(`${ofDocument} AND id < @after ORDER BY id DESC LIMIT @limit`),
+    // A SHA-256 also finds uploads by their content's SHA-256: each side reads a page from its own
+    // index (0010's, 0016's), so a page still costs the same whatever the number of stamps.
+    findBySha256: db.prepare(bySha256("")),
+    findBySha256After: db.prepare(bySha256("AND id < @after")),
     countByIdentity: db.prepare("SELECT count(*) AS n FROM stamps WHERE identity_id = ?"),
     count: db.prepare("SELECT total FROM stamp_count WHERE id = 1"),
   };
