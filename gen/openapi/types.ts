@@ -202,16 +202,21 @@ export interface paths {
          *     metadata are published on the public WebSocket channel `all_stamps`. Whoever can guess a
          *     document (a short or formulaic text) can confirm that it was stamped: see SECURITY.md.
          *
-         *     The algorithm is part of the hash: `sha256:<hex>` finds only stamps made with SHA-256 of
-         *     that digest. Charged like the other reads of `/stamps` (weight 2.0). No match is a 200
-         *     with no items, not a 404.
+         *     The algorithm is part of the hash: `sha256:<hex>` finds the stamps made with SHA-256 of
+         *     that digest, and also uploads (multipart `POST /stamps`, stamped SHA3-256) whose content
+         *     has that SHA-256: an upload is hashed with both in the same read, so a file hashed in a
+         *     browser (which has SHA-256, not SHA3) finds its upload stamps. Uploads stored before that
+         *     (migration 0016) are found by their SHA3-256 only. Charged like the other reads of
+         *     `/stamps` (weight 2.0). No match is a 200 with no items, not a 404.
          */
         get: operations["searchStamps"];
         put?: never;
         /**
          * Stamp a document or its hash
          * @description Hashes the uploaded document with SHA3-256 and creates a stamp. Only the hash is stored,
-         *     never the content.
+         *     never the content. The same read also computes its SHA-256, kept beside the stamp (not in
+         *     the signed `stamp_json`): the digest of its Sigstore bundle (`GET /stamps/{stamp_id}/sigstore`)
+         *     and a key `GET /stamps?hash=sha256:…` finds it by.
          *
          *     A JSON body `{"hash": "<algorithm>:<hex digest>"}` instead of the form stamps a hash the
          *     caller computed (`sha3-256`, `sha256` or `blake3`), without sending the document: the
@@ -378,8 +383,8 @@ export interface paths {
          * @description The stamp as a Sigstore bundle v0.3 (protobuf-specs `dev.sigstore.bundle.v1.Bundle`, in its
          *     JSON mapping), which Sigstore's clients verify (docs/sigstore.md):
          *
-         *     - `messageSignature`: the document's digest (`SHA2_256` or `SHA3_256`, the stamp's
-         *       algorithm) and an ECDSA P-256 signature over it by the `sigstore` key of the key ring
+         *     - `messageSignature`: the document's digest and an ECDSA P-256 signature over it by the
+         *       `sigstore` key of the key ring
          *       (`GET /keys`) that belongs to the service key of the stamp's time;
          *     - `verificationMaterial.publicKey.hint`: that key's `key_id`; its `public_key_pem` is the
          *       key a verifier supplies;
@@ -389,6 +394,10 @@ export interface paths {
          *     - `verificationMaterial.timestampVerificationData.rfc3161Timestamps`: a token of this
          *       service's TSA over the signature bytes (SHA-256 imprint), dated to the stamp's
          *       `created_at`, serial number 2^128 + the stamp id's ULID.
+         *
+         *     The digest is `SHA2_256` for a SHA-256 stamp and for an upload (the SHA-256 of its content,
+         *     computed in the read that computed its SHA3-256), which every Sigstore client accepts;
+         *     `SHA3_256` for a SHA3-256 hash stamped alone and for uploads stored before migration 0016.
          *
          *     A stamp enters the stamp log when its bundle is first asked for, so stamping costs nothing
          *     more; the answer waits for that append. The trust anchors are `GET /sigstore/trusted_root.json`
@@ -1807,7 +1816,7 @@ export interface components {
         CreateStampForm: {
             /**
              * Format: binary
-             * @description The document (at most `MAX_UPLOAD_BYTES`). Hashed with SHA3-256; the content is not stored (a field sent after it that changes how it is read may need a temporary copy until the form is complete: see the multipart rules).
+             * @description The document (at most `MAX_UPLOAD_BYTES`). Hashed with SHA3-256 (and SHA-256 in the same read, for its Sigstore bundle); the content is not stored (a field sent after it that changes how it is read may need a temporary copy until the form is complete: see the multipart rules).
              */
             file: Blob;
             /** @description A preset to start from. Default none. */

@@ -758,8 +758,10 @@ export const WatchStampsRequestSchema: GenMessage<WatchStampsRequest> = /*@__PUR
 export type SearchStampsRequest = Message<"svc.v1.SearchStampsRequest"> & {
   /**
    * Required. `<algorithm>:<hex digest>` of the document (see the file
-   * header); malformed -> INVALID_ARGUMENT. Only stamps made with that
-   * algorithm and digest match.
+   * header); malformed -> INVALID_ARGUMENT. Stamps made with that algorithm
+   * and digest match; a `sha256:` hash also matches uploads (REST multipart,
+   * stamped SHA3-256) whose content has that SHA-256, computed in the same
+   * read since migration 0016 (docs/sigstore.md).
    *
    * @generated from field: string content_hash = 1;
    */
@@ -1238,7 +1240,10 @@ export const StampService: GenService<{
    * appended to the stamp log when its bundle is first asked for. Verify it
    * with Sigstore's clients, the trusted root of
    * `GET /sigstore/trusted_root.json` and the `sigstore` key of `GET /keys`
-   * the bundle's hint names. Charged like GetStamp.
+   * the bundle's hint names. Its digest is `SHA2_256` for a SHA-256 stamp
+   * and for an upload (the SHA-256 of its content, computed with its
+   * SHA3-256), `SHA3_256` for a SHA3-256 hash and for uploads stored before
+   * that. Charged like GetStamp.
    *
    * Errors: INVALID_ARGUMENT (stamp_id empty or malformed; a BLAKE3 stamp:
    * Sigstore names no BLAKE3 digest), NOT_FOUND, FAILED_PRECONDITION (the
