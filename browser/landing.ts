@@ -125,7 +125,7 @@ async function find(api: Api, hash: string, answer: HTMLElement): Promise<void> 
   if (page.items.length === 0) {
     say(
       answer,
-      "No stamp of this file's SHA-256 here. (A stamp of another hash of it, such as an upload's SHA3-256, is not found by this one.)",
+      "No stamp of this file's SHA-256 here, nor an upload of it. (A stamp of another hash of it, such as an upload made before uploads were also hashed with SHA-256, is not found by this one.)",
     );
     return;
   }
