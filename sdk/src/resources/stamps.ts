@@ -20,7 +20,10 @@ export type CreateStampFromHashParams = Schemas["StampHashRequest"] &
 
 /** `client.stamps.search()` query: the document hash, page size, first cursor. */
 export interface StampSearchQuery {
-  /** `<algorithm>:<hex digest>`, e.g. `sha256:9f86…`; only stamps of that algorithm match. */
+  /**
+   * `<algorithm>:<hex digest>`, e.g. `sha256:9f86…`; stamps of that algorithm match, and a SHA-256
+   * also matches uploads whose content has it (their SHA-256 is computed beside their SHA3-256).
+   */
   hash: string;
   /** Stamps per page, 1 to 500 (default 50). */
   limit?: number | undefined;
