@@ -59,7 +59,7 @@ import { createHttpServer } from "./rest/http-server.js";
 import { createMetricsServer } from "./rest/metrics-server.js";
 import { handOver } from "./rest/startup.js";
 import { clearStaleSpool, spoolFolder } from "./rest/uploads/upload-spool.js";
-import { createSigstoreDomain } from "./sigstore/domain.js";
+import { createSigstoreDomain, type SigstoreDomain } from "./sigstore/domain.js";
 import { createStampDomain, type StampDomain } from "./stamps/domain.js";
 import { warnOfWidePermissions } from "./store/file-modes.js";
 import { openStore, sqlitePath } from "./store/open.js";
@@ -104,6 +104,8 @@ export interface AssembledService {
   vault: VaultDomain;
   /** Batching, the transparency log and anchoring (tests call `proofs.pipeline.tick()`). */
   proofs: ProofDomain;
+  /** Sigstore bundles and the stamp log (tests call `sigstore.mirroring.tick()`). */
+  sigstore: SigstoreDomain;
   /** GET /ready and the gRPC health services; shutdown sets it `stopping`. */
   readiness: Readiness;
   /** The listener of `METRICS_PORT`, not yet listening; absent when /metrics is on the REST port or off. */
@@ -144,7 +146,9 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     {
       store,
       redis: config.REDIS_URL ? () => pingRedis(events, rateLimiter) : undefined,
-      mirror: proofs.log.tiles.hasMirrors ? () => proofs.log.tiles.mirrorsHealthy() : undefined,
+      mirror: proofs.log.tiles.hasMirrors
+        ? () => proofs.log.tiles.mirrorsHealthy() && sigstore.log.tiles.mirrorsHealthy()
+        : undefined,
       batcher: proofs.pipeline.liveness,
       scheduler: vault.scheduler.liveness,
     },
@@ -189,6 +193,9 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
   // Stamps left pending by a stop or a crash are batched (once) before the service answers.
   await proofs.pipeline.tick();
   proofs.pipeline.start();
+  // The stamp log's mirrors likewise (tile-mirror-loop.ts): filled before the service answers.
+  await sigstore.mirroring.tick();
+  sigstore.mirroring.start();
   keys.ring.start((err) =>
     logger.warn({ err }, "could not re-read the key ring; signing with the keys read before"),
   );
@@ -212,12 +219,14 @@ export async function build(config: Config, options: BuildOptions = {}): Promise
     stamps,
     vault,
     proofs,
+    sigstore,
     readiness,
     metricsServer,
     async close() {
       keys.ring.stop();
       await vault.scheduler.stop();
       await proofs.pipeline.stop();
+      await sigstore.mirroring.stop();
       await ws.close(0);
       await rateLimiter?.close();
       await events.close();

@@ -4,10 +4,14 @@ import type { Logger } from "../logger.js";
 import type { StoredCheckpoint } from "./log-repository.js";
 import type { LogTileRepository } from "./log-tile-repository.js";
 
+/** What a mirror copies from: a tiled log's stored files (the transparency log's or the stamp log's). */
+export type TileSource = Pick<LogTileRepository, "get" | "paths">;
+
 /**
- * Where the tiled log is copied so that something other than stampd can serve it, laid out as
+ * Where a tiled log is copied so that something other than stampd can serve it, laid out as
  * served (`checkpoint`, `tile/…`): a folder (`LOG_TILES_DIR`, directory-tile-mirror.ts) or an
- * S3-compatible bucket (`LOG_TILES_S3_*`, s3-tile-mirror.ts). The writer drives any of them alike.
+ * S3-compatible bucket (`LOG_TILES_S3_*`, s3-tile-mirror.ts), the stamp log in its `stamps/`
+ * (tile-mirrors.ts). The writer drives any of them alike.
  */
 export interface TileMirror {
   /** For log lines: the folder or bucket (never a credential). */
@@ -44,7 +48,7 @@ export class TileMirrorSync {
 
   constructor(
     private readonly mirror: TileMirror,
-    private readonly repo: LogTileRepository,
+    private readonly source: TileSource,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
@@ -82,8 +86,8 @@ export class TileMirrorSync {
 
   private async resync(): Promise<void> {
     await this.mirror.recover();
-    for (const path of await this.mirror.missing(await this.repo.paths())) {
-      const data = await this.repo.get(path);
+    for (const path of await this.mirror.missing(await this.source.paths())) {
+      const data = await this.source.get(path);
       // Absent: a partial tile pruned since it was listed (its full tile is listed too).
       if (data) await this.mirror.write(path, data);
     }
@@ -93,7 +97,7 @@ export class TileMirrorSync {
     const refs = tilesOfGrowth(from, to);
     for (const ref of refs) {
       const path = tilePath(ref);
-      const data = await this.repo.get(path);
+      const data = await this.source.get(path);
       // Absent: a partial tile another instance has since replaced by the full one (copied later).
       if (data) await this.mirror.write(path, data);
     }

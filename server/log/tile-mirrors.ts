@@ -1,28 +1,40 @@
+import { join } from "node:path";
 import type { Clock } from "../clock.js";
 import { type Config, ConfigError } from "../config.js";
 import { readKeyFile } from "../keys/key-file.js";
 import type { Logger } from "../logger.js";
 import { DirectoryTileMirror } from "./directory-tile-mirror.js";
-import type { LogTileRepository } from "./log-tile-repository.js";
 import { S3TileMirror } from "./s3-tile-mirror.js";
-import { type TileMirror, TileMirrorSync } from "./tile-mirror.js";
+import { type TileMirror, TileMirrorSync, type TileSource } from "./tile-mirror.js";
 
 type MirrorConfig = Pick<Config, "LOG_TILES_DIR" | (`LOG_TILES_S3_${string}` & keyof Config)>;
 
-/** The mirrors the configuration names (a folder, a bucket, both or none), each kept up by its own sync. */
+/**
+ * Where in each mirror the stamp log goes: the transparency log fills the mirror's root as it is
+ * served under `/log/tiles/`, so the stamp log (served under `/log/stamps/tiles/`) takes a folder
+ * (a key prefix in a bucket) of its own beside `checkpoint` and `tile/`, names tlog-tiles never uses
+ * (docs/log-tiles.md, "The stamp log in the mirrors").
+ */
+export const STAMP_LOG_MIRROR_FOLDER = "stamps/";
+
+/**
+ * The mirrors the configuration names (a folder, a bucket, both or none), each kept up by its own
+ * sync; `under` is the log's place in them: "" for the transparency log, STAMP_LOG_MIRROR_FOLDER.
+ */
 export function tileMirrors(
   config: MirrorConfig,
-  repo: LogTileRepository,
+  source: TileSource,
   clock: Clock,
   logger: Logger,
+  under = "",
 ): TileMirrorSync[] {
   const mirrors: TileMirror[] = [];
-  if (config.LOG_TILES_DIR) mirrors.push(new DirectoryTileMirror(config.LOG_TILES_DIR));
-  if (config.LOG_TILES_S3_BUCKET) mirrors.push(s3Mirror(config, config.LOG_TILES_S3_BUCKET, logger));
-  return mirrors.map((mirror) => new TileMirrorSync(mirror, repo, clock, logger));
+  if (config.LOG_TILES_DIR) mirrors.push(new DirectoryTileMirror(join(config.LOG_TILES_DIR, under)));
+  if (config.LOG_TILES_S3_BUCKET) mirrors.push(s3Mirror(config, config.LOG_TILES_S3_BUCKET, under, logger));
+  return mirrors.map((mirror) => new TileMirrorSync(mirror, source, clock, logger));
 }
 
-function s3Mirror(config: MirrorConfig, bucket: string, logger: Logger): S3TileMirror {
+function s3Mirror(config: MirrorConfig, bucket: string, under: string, logger: Logger): S3TileMirror {
   const region = config.LOG_TILES_S3_REGION;
   return new S3TileMirror({
     endpoint: config.LOG_TILES_S3_ENDPOINT ?? `https://s3.${region}.amazonaws.com`,
@@ -33,7 +45,7 @@ function s3Mirror(config: MirrorConfig, bucket: string, logger: Logger): S3TileM
     secretAccessKey:
       config.LOG_TILES_S3_SECRET_ACCESS_KEY ??
       readSecret(config.LOG_TILES_S3_SECRET_ACCESS_KEY_FILE!, logger),
-    prefix: config.LOG_TILES_S3_PREFIX ?? "",
+    prefix: `${config.LOG_TILES_S3_PREFIX ?? ""}${under}`,
     pathStyle: config.LOG_TILES_S3_PATH_STYLE,
   });
 }

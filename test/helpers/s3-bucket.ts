@@ -65,6 +65,18 @@ export class S3Bucket {
     await server?.close();
   }
 
+  /** The settings of a service mirroring its tiled logs into this bucket, path-style, under `prefix`. */
+  mirrorEnv(prefix: string, secretFile: string): Record<string, string> {
+    return {
+      LOG_TILES_S3_ENDPOINT: this.endpoint,
+      LOG_TILES_S3_BUCKET: this.bucket,
+      LOG_TILES_S3_ACCESS_KEY_ID: S3RVER_ACCESS_KEY_ID,
+      LOG_TILES_S3_SECRET_ACCESS_KEY_FILE: secretFile,
+      LOG_TILES_S3_PREFIX: prefix,
+      LOG_TILES_S3_PATH_STYLE: "true",
+    };
+  }
+
   /** An object's URL, for plain unauthenticated HTTP. */
   url(key: string): string {
     return `${this.endpoint}/${this.bucket}/${key}`;

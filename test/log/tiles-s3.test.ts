@@ -6,7 +6,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.js";
 import { mirrorRetryDelay } from "../../server/log/tile-mirror.js";
-import { S3Bucket, S3RVER_ACCESS_KEY_ID } from "../helpers/s3-bucket.js";
+import { S3Bucket } from "../helpers/s3-bucket.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { auditAgainstApi, insertSqliteBatches } from "./tile-audit.js";
 import { checkNote, pathOf, TileReader } from "./tile-reader.js";
@@ -19,16 +19,7 @@ const PREFIX = "stampd/log/";
 function s3Env(dataDir: string, bucket: S3Bucket, secret: string): Record<string, string> {
   const secretFile = join(dataDir, "s3-secret");
   writeFileSync(secretFile, `${secret}\n`, { mode: 0o600 });
-  return {
-    DATA_DIR: dataDir,
-    RATE_LIMIT_ENABLED: "false",
-    LOG_TILES_S3_ENDPOINT: bucket.endpoint,
-    LOG_TILES_S3_BUCKET: bucket.bucket,
-    LOG_TILES_S3_ACCESS_KEY_ID: S3RVER_ACCESS_KEY_ID,
-    LOG_TILES_S3_SECRET_ACCESS_KEY_FILE: secretFile,
-    LOG_TILES_S3_PREFIX: PREFIX,
-    LOG_TILES_S3_PATH_STYLE: "true",
-  };
+  return { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: "false", ...bucket.mirrorEnv(PREFIX, secretFile) };
 }
 
 /** Grows a service's log to `to` entries with one pipeline pass; resolves the checkpoint it serves. */
