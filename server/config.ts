@@ -212,6 +212,8 @@ export const configSchema = z
     LOG_TILES_S3_PATH_STYLE: bool.default(false),
     TSA_URL: z.url().optional(),
     TSA_CA_FILE: z.string().min(1).optional(),
+    // How long a Sigstore bundle request waits for TSA_URL's token before it answers without it.
+    TSA_BUNDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     OTS_CALENDAR_URLS: list.pipe(z.array(z.url())).optional(),
     ETHEREUM_RPC_URL: z.url().optional(),
     ETHEREUM_FROM: z

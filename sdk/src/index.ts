@@ -92,7 +92,12 @@ export {
 } from "./bundle/bundle.js";
 export { type FetchBundleOptions, fetchProofBundle } from "./bundle/fetch-bundle.js";
 export { type OpenTimestampsReading, readStampOpenTimestamps } from "./bundle/opentimestamps.js";
-export { isSigstoreBundle, type SigstoreTrust, verifySigstoreBundle } from "./bundle/sigstore-bundle.js";
+export {
+  isSigstoreBundle,
+  type SigstoreTrust,
+  type SigstoreVerifyOptions,
+  verifySigstoreBundle,
+} from "./bundle/sigstore-bundle.js";
 export {
   readTimestampToken,
   TimestampTokenError,

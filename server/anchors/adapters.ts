@@ -11,7 +11,7 @@ import { LogAnchor } from "./log-anchor.js";
 import { Rfc3161Anchor } from "./rfc3161-anchor.js";
 
 /** The CA certificates of `TSA_CA_FILE` (PEM, one or more); undefined when unset. */
-function trustedTsaCas(file: string | undefined): X509Certificate[] | undefined {
+export function trustedTsaCas(file: string | undefined): X509Certificate[] | undefined {
   if (!file) return undefined;
   let pem: string;
   try {

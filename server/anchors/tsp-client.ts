@@ -9,6 +9,13 @@ export interface GrantedToken {
   /** The TimeStampToken (CMS ContentInfo), DER. */
   token: Uint8Array;
   genTime: Date;
+  /** The whole TimeStampResp as the TSA sent it (what a Sigstore bundle carries). */
+  response: Uint8Array;
+  /**
+   * The signing certificate, then, with `trustedCas`, the carried intermediate (if any) and the
+   * trusted CA it chains to.
+   */
+  chain: X509Certificate[];
 }
 
 /**
@@ -23,6 +30,8 @@ export interface TimestampRequestOptions {
   fetch?: typeof fetch;
   /** CA certificates the TSA's certificate must chain to (`TSA_CA_FILE`); absent: not checked. */
   trustedCas?: readonly X509Certificate[];
+  /** How long the exchange may take, reading the answer included; default 30 s. */
+  timeoutMs?: number;
 }
 
 /**
@@ -50,7 +59,7 @@ export async function requestTimestamp(
     method: "POST",
     headers: { "content-type": "application/timestamp-query", accept: "application/timestamp-reply" },
     body: new Uint8Array(request.toSchema().toBER()),
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
   });
   if (!response.ok) throw new Error(`TSA ${url} answered HTTP ${response.status}`);
   return checkResponse(new Uint8Array(await response.arrayBuffer()), digest, nonce, options.trustedCas);
@@ -81,10 +90,12 @@ async function checkResponse(
   }
   const signer = signerOf(signed);
   if (!signer) throw new Error("the token's signature does not verify");
-  if (trustedCas && !isTrustedTsa(signer, certificatesOf(signed), trustedCas)) {
+  const chain = trustedCas ? trustedChain(signer, certificatesOf(signed), trustedCas) : [signer];
+  if (!chain) {
     throw new TsaRejection("the token is not signed by a time-stamping certificate of TSA_CA_FILE");
   }
-  return { token: new Uint8Array(response.timeStampToken.toSchema().toBER()), genTime: info.genTime };
+  const token = new Uint8Array(response.timeStampToken.toSchema().toBER());
+  return { token, genTime: info.genTime, response: der, chain };
 }
 
 const hashNames: Record<string, string> = {
@@ -122,17 +133,25 @@ function certificatesOf(signed: pkijs.SignedData): X509Certificate[] {
 
 const TIME_STAMPING = "1.3.6.1.5.5.7.3.8";
 
-/** A time-stamping certificate issued by a trusted CA, directly or through one carried intermediate. */
-function isTrustedTsa(
+/**
+ * The chain of a time-stamping certificate issued by a trusted CA, directly or through one carried
+ * intermediate, from the signer to that CA; undefined when there is none.
+ */
+function trustedChain(
   signer: X509Certificate,
   carried: readonly X509Certificate[],
   roots: readonly X509Certificate[],
-): boolean {
-  if (!(signer.keyUsage ?? []).includes(TIME_STAMPING)) return false;
+): X509Certificate[] | undefined {
+  if (!(signer.keyUsage ?? []).includes(TIME_STAMPING)) return undefined;
   const issuedBy = (cert: X509Certificate, ca: X509Certificate) =>
     cert.checkIssued(ca) && cert.verify(ca.publicKey);
-  if (roots.some((root) => issuedBy(signer, root))) return true;
-  return carried.some((mid) => mid.ca && issuedBy(signer, mid) && roots.some((root) => issuedBy(mid, root)));
+  const root = roots.find((ca) => issuedBy(signer, ca));
+  if (root) return [signer, root];
+  for (const mid of carried.filter((cert) => cert.ca && issuedBy(signer, cert))) {
+    const midRoot = roots.find((ca) => issuedBy(mid, ca));
+    if (midRoot) return [signer, mid, midRoot];
+  }
+  return undefined;
 }
 
 function imprint(digest: Uint8Array): pkijs.MessageImprint {

@@ -5,6 +5,7 @@ import { LogTiles } from "../log/log-tiles.js";
 import { TileMirrorLoop } from "../log/tile-mirror-loop.js";
 import { STAMP_LOG_MIRROR_FOLDER, tileMirrors } from "../log/tile-mirrors.js";
 import type { TimestampAuthority } from "../proofs/tsa/authority.js";
+import { outsideTsaOf } from "./outside-tsa.js";
 import { SigstoreService } from "./sigstore-service.js";
 import { StampLog } from "./stamp-log.js";
 
@@ -33,6 +34,8 @@ export function createSigstoreDomain(ports: SigstorePorts, tsa: TimestampAuthori
     log,
     ring: keys.ring,
     tsa,
+    outside: outsideTsaOf(config, clock, logger.child({ component: "sigstore" })),
+    clock,
     pendingRetryAfterSeconds: Math.ceil(config.BATCH_INTERVAL_MS / 1000),
   });
   const mirroring = new TileMirrorLoop({

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { components } from "../../gen/openapi/types.js";
+import type { Clock } from "../clock.js";
 import { notFound, ServiceError } from "../errors.js";
 import type { DeploymentKeyRing, RingSigstoreKey } from "../keys/key-ring.js";
 import { noteKeyHint } from "../log/checkpoint-signer.js";
@@ -8,7 +9,9 @@ import type { TimestampAuthority } from "../proofs/tsa/authority.js";
 import { digestOids } from "../proofs/tsa/oids.js";
 import type { StampRepository, StoredStamp } from "../stamps/stamp-repository.js";
 import { bundleDigest, hashedRekordBody } from "./hashed-rekord.js";
+import { inPeriod, keyPeriod, type OutsideTsa, type SignedDigest } from "./outside-tsa.js";
 import type { LoggedStamp, StampLog } from "./stamp-log.js";
+import type { OutsideTimestamp } from "./stamp-log-repository.js";
 import { type SigstoreTrustedRoot, stampLogInstance, trustedRoot } from "./trusted-root.js";
 
 export type SigstoreBundle = components["schemas"]["SigstoreBundle"];
@@ -18,6 +21,9 @@ export interface SigstoreServiceDeps {
   log: StampLog;
   ring: Pick<DeploymentKeyRing, "sigstoreKey" | "entries">;
   tsa: Pick<TimestampAuthority, "respond">;
+  /** The outside TSA of `TSA_URL` (with `TSA_CA_FILE`), whose token a bundle also carries. */
+  outside?: Pick<OutsideTsa, "timestamp">;
+  clock: Pick<Clock, "now">;
   /** The `Retry-After` of a pending stamp: its batch seals within BATCH_INTERVAL_MS. */
   pendingRetryAfterSeconds: number;
 }
@@ -59,18 +65,24 @@ export class SigstoreService {
       hashedRekordBody({ algorithm: digestAlgorithm, digest, signature: key.sign(digest), spki: key.spki }),
     );
     const signature = loggedSignature(logged.body);
-    const token = await this.deps.tsa.respond({
-      digestOid: digestOids.sha256!,
-      hashedMessage: createHash("sha256").update(signature).digest(),
-      genTime: wholeSecond(stamp.document.created_at),
-      serialNumber: ulidBytes(stamp.id.slice("stp_".length), BUNDLE_SERIALS),
-    });
+    const [token, outside] = await Promise.all([
+      this.deps.tsa.respond({
+        digestOid: digestOids.sha256!,
+        hashedMessage: createHash("sha256").update(signature).digest(),
+        genTime: wholeSecond(stamp.document.created_at),
+        serialNumber: ulidBytes(stamp.id.slice("stp_".length), BUNDLE_SERIALS),
+      }),
+      this.outsideToken(stampId, logged, key, { algorithm: digestAlgorithm, digest, signature }),
+    ]);
+    const timestamps = [token, ...(outside ? [outside.response] : [])];
     return {
       mediaType: "application/vnd.dev.sigstore.bundle.v0.3+json",
       verificationMaterial: {
         publicKey: { hint: key.keyId },
         tlogEntries: [this.tlogEntry(logged)],
-        timestampVerificationData: { rfc3161Timestamps: [{ signedTimestamp: base64(token) }] },
+        timestampVerificationData: {
+          rfc3161Timestamps: timestamps.map((t) => ({ signedTimestamp: base64(t) })),
+        },
       },
       messageSignature: {
         messageDigest: { algorithm: digestAlgorithm, digest: base64(digest) },
@@ -79,8 +91,36 @@ export class SigstoreService {
     };
   }
 
-  trustedRoot(): SigstoreTrustedRoot {
-    return trustedRoot(this.deps.ring.entries);
+  async trustedRoot(): Promise<SigstoreTrustedRoot> {
+    return trustedRoot(this.deps.ring.entries, await this.deps.log.outsideTsaChains());
+  }
+
+  /**
+   * The outside TSA's token of the stamp's bundle: the one kept with its entry, else a fresh one
+   * kept from now on. It is asked for only while the stamp's key is in its period: Sigstore
+   * clients check the key's period against every timestamp, and this one is dated now, not at
+   * the stamp. A kept token is left out when the key's period, as `GET /keys` gives it now, no
+   * longer holds its time (a revocation dated before it), so the bundle still verifies.
+   */
+  private async outsideToken(
+    stampId: string,
+    logged: LoggedStamp,
+    key: RingSigstoreKey,
+    signed: Omit<SignedDigest, "key">,
+  ): Promise<OutsideTimestamp | undefined> {
+    const published = this.deps.ring.entries.find((k) => k.kind === "sigstore" && k.key_id === key.keyId);
+    if (!published) return undefined;
+    const period = keyPeriod(published);
+    const kept = logged.outsideTimestamp;
+    if (kept) return inPeriod(period, kept.genTime) ? kept : undefined;
+    if (!this.deps.outside || !inPeriod(period, this.deps.clock.now())) return undefined;
+    const fresh = await this.deps.outside.timestamp({
+      ...signed,
+      key: { keyId: key.keyId, spki: key.spki, period },
+    });
+    if (!fresh) return undefined;
+    const stored = await this.deps.log.keepOutsideTimestamp(stampId, fresh);
+    return inPeriod(period, stored.genTime) ? stored : undefined;
   }
 
   /** The Sigstore key of the service key that signed the stamp (its period holds the stamp's time). */

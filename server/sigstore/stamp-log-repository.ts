@@ -12,6 +12,23 @@ export interface NewStampLogEntry {
 export interface StampLogEntry {
   index: number;
   body: Uint8Array;
+  /** The outside TSA's token over the entry's signature, once one was stored. */
+  outsideTimestamp?: OutsideTimestamp;
+}
+
+/** An outside TSA's (`TSA_URL`) RFC 3161 response over a stamp log entry's signature. */
+export interface OutsideTimestamp {
+  /** The TimeStampResp, DER, as the TSA sent it. */
+  response: Uint8Array;
+  /** Its time as Sigstore clients read it (whole seconds). */
+  genTime: Date;
+}
+
+/** An outside token to keep, with the chain of its signing certificate, leaf first. */
+export interface NewOutsideTimestamp extends OutsideTimestamp {
+  /** SHA-256 of the signing certificate (DER): one chain is kept per signing certificate. */
+  signerSha256: Uint8Array;
+  chainPem: string;
 }
 
 /**
@@ -27,6 +44,13 @@ export interface StampLogRepository {
   append(entries: readonly NewStampLogEntry[], now: Date): Promise<number>;
   /** The stamp's entry, if it was appended. */
   entryOf(stampId: string): Promise<StampLogEntry | undefined>;
+  /**
+   * Keeps `token` as the stamp's outside token, and its chain, unless the stamp has one already
+   * (another request or instance stored it first); resolves the one kept.
+   */
+  saveOutsideTimestamp(stampId: string, token: NewOutsideTimestamp, now: Date): Promise<OutsideTimestamp>;
+  /** Every chain (PEM, leaf first) that signed a kept outside token, oldest first. */
+  outsideTsaChains(): Promise<string[]>;
   /** The leaf hashes from index `from` on, in index order. */
   leafHashesFrom(from: number): Promise<Uint8Array[]>;
   /** Stores a checkpoint; one of the same size already stored wins (both are deterministic). */

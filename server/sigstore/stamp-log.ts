@@ -7,7 +7,12 @@ import { signedBy, signedCheckpoint } from "../log/checkpoint-signer.js";
 import type { StoredCheckpoint } from "../log/log-repository.js";
 import type { LogTiles } from "../log/log-tiles.js";
 import { LogTree } from "../log/log-tree.js";
-import type { StampLogEntry, StampLogRepository } from "./stamp-log-repository.js";
+import type {
+  NewOutsideTimestamp,
+  OutsideTimestamp,
+  StampLogEntry,
+  StampLogRepository,
+} from "./stamp-log-repository.js";
 
 /** A stamp's entry with a signed checkpoint that covers it and its inclusion proof there. */
 export interface LoggedStamp extends StampLogEntry {
@@ -59,6 +64,19 @@ export class StampLog {
     if (checkpoint.treeSize > this.tree.size) await this.catchUp();
     const inclusionProof = this.tree.inclusionProof(entry.index, checkpoint.treeSize);
     return { ...entry, checkpoint, inclusionProof };
+  }
+
+  /**
+   * Keeps `token` as the outside TSA's token of the stamp's entry unless it has one (the first
+   * kept stays the bundle's); resolves the one kept.
+   */
+  keepOutsideTimestamp(stampId: string, token: NewOutsideTimestamp): Promise<OutsideTimestamp> {
+    return this.repo.saveOutsideTimestamp(stampId, token, this.clock.now());
+  }
+
+  /** The chains (PEM, leaf first) of every outside TSA certificate that signed a kept token. */
+  outsideTsaChains(): Promise<string[]> {
+    return this.repo.outsideTsaChains();
   }
 
   /** The latest signed checkpoint (signing the empty log's on first use). */

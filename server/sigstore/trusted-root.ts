@@ -31,19 +31,47 @@ export function stampLogInstance(logKey: RingKey): TlogInstance {
 
 /** A TSA key of the ring as a Sigstore timestamp authority: its chain, trusted for its period. */
 function timestampAuthority(tsaKey: RingKey): TimestampAuthority {
-  const blocks =
-    tsaKey.public_key.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  const certificates = blocks.map((block) => new X509Certificate(block));
   const ends = [tsaKey.not_after, tsaKey.revoked_at].filter((t): t is string => t !== undefined).sort();
+  return chainAuthority(certificatesOf(tsaKey.public_key), "stampd", {
+    start: secondBelow(tsaKey.not_before),
+    ...(ends[0] && { end: ends[0] }),
+  });
+}
+
+/**
+ * An outside TSA's chain (`TSA_URL`, leaf first) as a Sigstore timestamp authority, trusted while
+ * all its certificates are valid: the outside TSA has no period in our ring, its certificates do.
+ */
+export function outsideTimestampAuthority(chainPem: string): TimestampAuthority {
+  const certificates = certificatesOf(chainPem);
+  const latest = (dates: Date[]) => new Date(Math.max(...dates.map(Number)));
+  const earliest = (dates: Date[]) => new Date(Math.min(...dates.map(Number)));
+  return chainAuthority(certificates, "outside", {
+    start: latest(certificates.map((c) => new Date(c.validFrom))).toISOString(),
+    end: earliest(certificates.map((c) => new Date(c.validTo))).toISOString(),
+  });
+}
+
+/** A chain as a timestamp authority, named by its leaf's subject (by `whose` TSA when it has none). */
+function chainAuthority(
+  certificates: X509Certificate[],
+  whose: string,
+  validFor: TimestampAuthority["validFor"],
+): TimestampAuthority {
   return {
     subject: {
-      organization: subjectField(certificates[0]!, "O") ?? "stampd",
-      commonName: subjectField(certificates[0]!, "CN") ?? "stampd TSA",
+      organization: subjectField(certificates[0]!, "O") ?? whose,
+      commonName: subjectField(certificates[0]!, "CN") ?? `${whose} TSA`,
     },
     certChain: { certificates: certificates.map((cert) => ({ rawBytes: base64(cert.raw) })) },
-    validFor: { start: secondBelow(tsaKey.not_before), ...(ends[0] && { end: ends[0] }) },
+    validFor,
   };
 }
+
+const certificatesOf = (pem: string): X509Certificate[] =>
+  (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map(
+    (block) => new X509Certificate(block),
+  );
 
 /** A period's start to the second below: the bundle's token times are whole seconds (sigstore-service.ts). */
 const secondBelow = (iso: string): string =>
@@ -58,15 +86,22 @@ const subjectField = (cert: X509Certificate, name: string): string | undefined =
 /**
  * This deployment's Sigstore trusted root: the stamp log under every log key not revoked (a
  * checkpoint carries no time, so a revoked key's vouch for nothing) and every TSA chain, each for
- * its key's period, so bundles made before a rotation verify after it. No certificate
- * authorities and no CT logs: bundles name keys, not certificates.
+ * its key's period, so bundles made before a rotation verify after it; then every outside TSA
+ * chain (`outsideChains`, PEM) that dated a bundle. No certificate authorities and no CT logs:
+ * bundles name keys, not certificates.
  */
-export function trustedRoot(ring: readonly RingKey[]): SigstoreTrustedRoot {
+export function trustedRoot(
+  ring: readonly RingKey[],
+  outsideChains: readonly string[] = [],
+): SigstoreTrustedRoot {
   return {
     mediaType: "application/vnd.dev.sigstore.trustedroot+json;version=0.1",
     tlogs: ring.filter((k) => k.kind === "log" && k.state !== "revoked" && k.origin).map(stampLogInstance),
     certificateAuthorities: [],
     ctlogs: [],
-    timestampAuthorities: ring.filter((k) => k.kind === "tsa").map(timestampAuthority),
+    timestampAuthorities: [
+      ...ring.filter((k) => k.kind === "tsa").map(timestampAuthority),
+      ...outsideChains.map(outsideTimestampAuthority),
+    ],
   };
 }

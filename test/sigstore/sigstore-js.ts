@@ -10,8 +10,12 @@ export type { SigstoreTrust };
  * sigstore-js's own Verifier, unmodified, as docs/sigstore.md gives it to a third party and
  * `stampd verify` runs it (cli/sigstore-bundle.ts). Rejects unless the bundle holds for `document`.
  */
-export const sigstoreVerify = (bundle: unknown, document: string, trust: SigstoreTrust): Promise<void> =>
-  verifySigstoreBundle(bundle, Buffer.from(document), trust);
+export const sigstoreVerify = (
+  bundle: unknown,
+  document: string,
+  trust: SigstoreTrust,
+  timestampThreshold = 1,
+): Promise<void> => verifySigstoreBundle(bundle, Buffer.from(document), trust, { timestampThreshold });
 
 /** GET `path` of `baseUrl` as JSON, failing on any other status than 200. */
 export async function getJson<T>(baseUrl: string, path: string): Promise<T> {

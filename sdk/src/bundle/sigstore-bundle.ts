@@ -43,11 +43,21 @@ async function sigstoreJs() {
   return { ...bundle, ...specs, ...verify };
 }
 
+export interface SigstoreVerifyOptions {
+  /**
+   * How many RFC 3161 timestamps must verify (sigstore-js's `timestampThreshold`); default 1.
+   * 2 requires the outside TSA's (`TSA_URL`) besides the service's own, when the bundle has it.
+   * Every timestamp a bundle carries must verify whatever the threshold.
+   */
+  timestampThreshold?: number;
+}
+
 /**
  * Checks a stamp's Sigstore bundle (`stamps.sigstoreBundle()`, docs/sigstore.md) offline with
  * sigstore-js's own Verifier (Node): the trusted root, the `sigstore` keys of the ring by key id
  * (each for its period, ended by its revocation), one tlog entry and one RFC 3161 timestamp
- * required, no CT log. Rejects with sigstore-js's error unless the bundle holds for `document`.
+ * required (or `options.timestampThreshold`), no CT log. Rejects with sigstore-js's error unless
+ * the bundle holds for `document`.
  *
  * @example
  * const bundle = await client.stamps.sigstoreBundle(stampId);
@@ -58,6 +68,7 @@ export async function verifySigstoreBundle(
   bundle: unknown,
   document: Uint8Array,
   { root, ring }: SigstoreTrust,
+  { timestampThreshold = 1 }: SigstoreVerifyOptions = {},
 ): Promise<void> {
   const { bundleFromJSON, TrustedRoot, toSignedEntity, toTrustMaterial, Verifier } = await sigstoreJs();
   const keys = Object.fromEntries(
@@ -70,7 +81,7 @@ export async function verifySigstoreBundle(
       }),
   );
   const material = toTrustMaterial(TrustedRoot.fromJSON(root), keys as never);
-  const verifier = new Verifier(material, { tlogThreshold: 1, timestampThreshold: 1, ctlogThreshold: 0 });
+  const verifier = new Verifier(material, { tlogThreshold: 1, timestampThreshold, ctlogThreshold: 0 });
   // sigstore-js types its bytes as Node's Buffer; it reads any Uint8Array alike.
   const artifact = document as Parameters<typeof toSignedEntity>[1];
   verifier.verify(toSignedEntity(bundleFromJSON(bundle), artifact));

@@ -11,8 +11,8 @@ export function sigstoreHandlers(sigstore: SigstoreService): Handlers {
       const bundle = await sigstore.bundle(req.params.stamp_id as string);
       res.status(200).type(BUNDLE_TYPE).send(JSON.stringify(bundle));
     },
-    getSigstoreTrustedRoot: (_req, res) => {
-      sendJson(res, "getSigstoreTrustedRoot", 200, sigstore.trustedRoot());
+    getSigstoreTrustedRoot: async (_req, res) => {
+      sendJson(res, "getSigstoreTrustedRoot", 200, await sigstore.trustedRoot());
     },
   };
 }

@@ -1,9 +1,18 @@
 import type pg from "pg";
 import type {
+  NewOutsideTimestamp,
   NewStampLogEntry,
+  OutsideTimestamp,
   StampLogEntry,
   StampLogRepository,
 } from "../../sigstore/stamp-log-repository.js";
+import {
+  entryWithOutsideTimestamp,
+  type OutsideTimestampRow,
+  outsideTimestampOf,
+  type StampLogEntryRow,
+  stampLogEntryOf,
+} from "../rows/stamp-log-rows.js";
 import { bufferOf, bytesOf } from "../rows/values.js";
 import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { transaction } from "./transaction.js";
@@ -46,11 +55,41 @@ export class PostgresStampLogRepository extends PostgresCheckpoints implements S
   }
 
   async entryOf(stampId: string): Promise<StampLogEntry | undefined> {
-    const { rows } = await this.pool.query<{ idx: number; body: Buffer }>(
-      "SELECT idx, body FROM stamp_log_entries WHERE stamp_id = $1",
-      [stampId],
+    const { rows } = await this.pool.query<StampLogEntryRow>(`${entryWithOutsideTimestamp}$1`, [stampId]);
+    return rows[0] && stampLogEntryOf(rows[0]);
+  }
+
+  async saveOutsideTimestamp(
+    stampId: string,
+    token: NewOutsideTimestamp,
+    now: Date,
+  ): Promise<OutsideTimestamp> {
+    return transaction(this.pool, async (client) => {
+      const signer = bufferOf(token.signerSha256);
+      // The first token kept for a stamp stays its token; a chain is kept once per signer.
+      await client.query(
+        `INSERT INTO outside_tsa_chains (signer_sha256, chain_pem, first_used_at) VALUES ($1, $2, $3)
+         ON CONFLICT (signer_sha256) DO NOTHING`,
+        [signer, token.chainPem, now],
+      );
+      await client.query(
+        `INSERT INTO stamp_log_outside_timestamps (stamp_id, response, gen_time, signer_sha256)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (stamp_id) DO NOTHING`,
+        [stampId, bufferOf(token.response), token.genTime, signer],
+      );
+      const { rows } = await client.query<OutsideTimestampRow>(
+        "SELECT response, gen_time FROM stamp_log_outside_timestamps WHERE stamp_id = $1",
+        [stampId],
+      );
+      return outsideTimestampOf(rows[0]!);
+    });
+  }
+
+  async outsideTsaChains(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ chain_pem: string }>(
+      "SELECT chain_pem FROM outside_tsa_chains ORDER BY first_used_at, signer_sha256",
     );
-    return rows[0] && { index: rows[0].idx, body: bytesOf(rows[0].body) };
+    return rows.map((r) => r.chain_pem);
   }
 
   async leafHashesFrom(from: number): Promise<Uint8Array[]> {

@@ -1,9 +1,18 @@
 import type Database from "better-sqlite3";
 import type {
+  NewOutsideTimestamp,
   NewStampLogEntry,
+  OutsideTimestamp,
   StampLogEntry,
   StampLogRepository,
 } from "../../sigstore/stamp-log-repository.js";
+import {
+  entryWithOutsideTimestamp,
+  type OutsideTimestampRow,
+  outsideTimestampOf,
+  type StampLogEntryRow,
+  stampLogEntryOf,
+} from "../rows/stamp-log-rows.js";
 import { bufferOf, bytesOf } from "../rows/values.js";
 import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import { preparedOnFirstUse } from "./statements.js";
@@ -36,8 +45,26 @@ export class SqliteStampLogRepository extends SqliteCheckpoints implements Stamp
   }
 
   async entryOf(stampId: string): Promise<StampLogEntry | undefined> {
-    const row = this.sql().entryOf.get(stampId) as { idx: number; body: Buffer } | undefined;
-    return row && { index: row.idx, body: bytesOf(row.body) };
+    const row = this.sql().entryOf.get(stampId) as StampLogEntryRow | undefined;
+    return row && stampLogEntryOf(row);
+  }
+
+  async saveOutsideTimestamp(
+    stampId: string,
+    token: NewOutsideTimestamp,
+    now: Date,
+  ): Promise<OutsideTimestamp> {
+    const save = this.db.transaction((): OutsideTimestamp => {
+      const signer = bufferOf(token.signerSha256);
+      this.sql().insertChain.run(signer, token.chainPem, now.toISOString());
+      this.sql().insertOutside.run(stampId, bufferOf(token.response), token.genTime.toISOString(), signer);
+      return outsideTimestampOf(this.sql().outsideOf.get(stampId) as OutsideTimestampRow);
+    });
+    return save.immediate();
+  }
+
+  async outsideTsaChains(): Promise<string[]> {
+    return (this.sql().chains.all() as { chain_pem: string }[]).map((r) => r.chain_pem);
   }
 
   async leafHashesFrom(from: number): Promise<Uint8Array[]> {
@@ -53,7 +80,18 @@ function prepare(db: Database.Database) {
       `INSERT INTO stamp_log_entries (idx, stamp_id, body, leaf_hash, appended_at)
        VALUES (@idx, @stamp_id, @body, @leaf_hash, @appended_at) ON CONFLICT (stamp_id) DO NOTHING`,
     ),
-    entryOf: db.prepare("SELECT idx, body FROM stamp_log_entries WHERE stamp_id = ?"),
+    entryOf: db.prepare(`${entryWithOutsideTimestamp}?`),
+    // The first token kept for a stamp stays its token; a chain is kept once per signer.
+    insertChain: db.prepare(
+      `INSERT INTO outside_tsa_chains (signer_sha256, chain_pem, first_used_at) VALUES (?, ?, ?)
+       ON CONFLICT (signer_sha256) DO NOTHING`,
+    ),
+    insertOutside: db.prepare(
+      `INSERT INTO stamp_log_outside_timestamps (stamp_id, response, gen_time, signer_sha256) VALUES (?, ?, ?, ?)
+       ON CONFLICT (stamp_id) DO NOTHING`,
+    ),
+    outsideOf: db.prepare("SELECT response, gen_time FROM stamp_log_outside_timestamps WHERE stamp_id = ?"),
+    chains: db.prepare("SELECT chain_pem FROM outside_tsa_chains ORDER BY first_used_at, signer_sha256"),
     leafHashesFrom: db.prepare("SELECT leaf_hash FROM stamp_log_entries WHERE idx >= ? ORDER BY idx"),
   };
 }
