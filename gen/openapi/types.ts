@@ -393,7 +393,12 @@ export interface paths {
          *       inclusion proof and the signed checkpoint that covers it;
          *     - `verificationMaterial.timestampVerificationData.rfc3161Timestamps`: a token of this
          *       service's TSA over the signature bytes (SHA-256 imprint), dated to the stamp's
-         *       `created_at`, serial number 2^128 + the stamp id's ULID.
+         *       `created_at`, serial number 2^128 + the stamp id's ULID; then, when the deployment has
+         *       an outside TSA (`TSA_URL` with `TSA_CA_FILE`), that authority's token over the same
+         *       bytes, dated when the bundle was first made and the same in every later bundle of the
+         *       stamp. A bundle goes without the outside token when that TSA is down, slow or answers
+         *       what Sigstore clients cannot verify (a later request asks again), and when the stamp's
+         *       key's period ended before the bundle was first made (docs/sigstore.md).
          *
          *     The digest is `SHA2_256` for a SHA-256 stamp and for an upload (the SHA-256 of its content,
          *     computed in the read that computed its SHA3-256), which every Sigstore client accepts;
@@ -1445,7 +1450,7 @@ export interface paths {
         };
         /**
          * This deployment's Sigstore trusted root
-         * @description A `dev.sigstore.trustedroot.v1.TrustedRoot` (JSON mapping) for the bundles of `GET /stamps/{stamp_id}/sigstore`: `tlogs` holds the stamp log once per log key of the ring that is not revoked (Ed25519, `checkpointKeyId` the C2SP signed-note key id), and `timestampAuthorities` each TSA certificate chain of the ring; each `validFor` is its key's period, so bundles made before a rotation verify after it. No certificate authorities and no CT logs: stamps are signed by keys, not certificates.
+         * @description A `dev.sigstore.trustedroot.v1.TrustedRoot` (JSON mapping) for the bundles of `GET /stamps/{stamp_id}/sigstore`: `tlogs` holds the stamp log once per log key of the ring that is not revoked (Ed25519, `checkpointKeyId` the C2SP signed-note key id), and `timestampAuthorities` each TSA certificate chain of the ring; each `validFor` is its key's period, so bundles made before a rotation verify after it. Then every chain of the outside TSA (`TSA_URL`) that signed a token a bundle carries (its signing certificate up to the `TSA_CA_FILE` CA), valid while all its certificates are. No certificate authorities and no CT logs: stamps are signed by keys, not certificates.
          */
         get: operations["getSigstoreTrustedRoot"];
         put?: never;
