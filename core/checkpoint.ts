@@ -71,6 +71,18 @@ export function verifierKey(keyName: string, publicKey: Uint8Array): string {
   return `${keyName}+${id}+${toBase64(new Uint8Array([ED25519, ...publicKey]))}`;
 }
 
+/**
+ * The stamp log's verifier key from the transparency log's: the same log key under the stamp log's
+ * origin (docs/sigstore.md), so one pinned key checks both logs.
+ *
+ * @example
+ * const keys = [pinnedLogKey, stampLogVerifierKey(pinnedLogKey)];
+ */
+export function stampLogVerifierKey(logVerifierKey: string): string {
+  const { name, publicKey } = parseVerifierKey(logVerifierKey);
+  return verifierKey(stampLogOrigin(name), publicKey);
+}
+
 interface TrustedKey {
   name: string;
   id: Uint8Array;

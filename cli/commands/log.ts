@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { type Command, Option } from "commander";
-import { type Checkpoint, stampLogOrigin, verifierKey, verifyCheckpoint } from "../../core/checkpoint.js";
+import { type Checkpoint, stampLogVerifierKey, verifyCheckpoint } from "../../core/checkpoint.js";
 import { LogForkError, LogMonitor } from "../../core/log-monitor.js";
 import { equalBytes, verifyConsistency, verifyInclusion } from "../../core/merkle.js";
 import { httpTileSource, TiledLog, TileError } from "../../core/tiled-log.js";
@@ -167,23 +167,16 @@ async function inclusionFromTiles(index: number, prefix: string, flags: LogFlags
 }
 
 /**
- * The verifier keys of the service's two logs, from `GET /log`: the transparency log's, and the
- * stamp log's (the same log key under the stamp log's origin, docs/sigstore.md).
- */
-async function servedLogKeys(flags: LogFlags): Promise<string[]> {
-  const info = await clientFor(flags).log.info();
-  const raw = hexToBytes(info.public_key.slice("ed25519:".length));
-  return [info.verifier_key, verifierKey(stampLogOrigin(info.origin), raw)];
-}
-
-/**
  * Follows the checkpoints of tiled logs (one URL per view: the service, mirrors, a witness's copy),
  * proving each new one consistent with all seen before of the same log (by the checkpoint's
  * origin: the transparency log and the stamp log are followed side by side) from the tiles. A fork
  * prints both signed checkpoints as evidence and exits 1.
  */
 async function monitor(prefixes: string[], flags: LogFlags & { interval: number; count?: number }) {
-  const keys = flags.logKey ? [flags.logKey] : await servedLogKeys(flags);
+  // The log key checks both logs, the stamp log's under its own origin (docs/sigstore.md): pinned,
+  // it follows both from their mirrors alone, with the service gone.
+  const logKey = flags.logKey ?? (await clientFor(flags).log.info()).verifier_key;
+  const keys = [logKey, stampLogVerifierKey(logKey)];
   const watchers = new Map<string, LogMonitor>();
   const watcherOf = (note: string) => {
     const origin = note.slice(0, note.indexOf("\n"));
