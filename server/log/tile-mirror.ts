@@ -43,6 +43,11 @@ export function mirrorRetryDelay(failures: number): number {
 export class TileMirrorSync {
   /** The tree size the mirror holds every tile of; undefined until the first (full) re-sync. */
   private mirroredSize: number | undefined;
+  /**
+   * The checkpoint it holds: one of the same size signed again (its log key revoked since, the
+   * log re-signs it) is written over it, so the mirror's verifies with the keys the log's does.
+   */
+  private mirroredNote: string | undefined;
   private failures = 0;
   private retryAt = 0;
 
@@ -61,12 +66,13 @@ export class TileMirrorSync {
   /** Brings the mirror up to `checkpoint`, unless it is waiting out a failure; never throws. */
   async follow(checkpoint: StoredCheckpoint): Promise<void> {
     const now = this.clock.now().getTime();
-    if (this.mirroredSize === checkpoint.treeSize || now < this.retryAt) return;
+    if (this.mirroredNote === checkpoint.note || now < this.retryAt) return;
     try {
       if (this.mirroredSize === undefined) await this.resync();
       else await this.copyGrowth(this.mirroredSize, checkpoint.treeSize);
       await this.mirror.writeCheckpoint(checkpoint.note, checkpoint.treeSize);
       this.mirroredSize = checkpoint.treeSize;
+      this.mirroredNote = checkpoint.note;
       if (this.failures > 0)
         this.logger.info(
           { mirror: this.mirror.name, treeSize: checkpoint.treeSize },
