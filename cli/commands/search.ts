@@ -75,8 +75,15 @@ function describe(pages: SearchPage[], file?: string): string {
     return `no stamps of ${what}`;
   }
   const rows = [["STAMP", "CREATED", "HASH", "VERIFY"]];
+  // An upload is found by its SHA3-256 and by its SHA-256 (docs/stamps.md): listed once, under the
+  // first, which is the hash its stamp signs.
+  const listed = new Set<string>();
   for (const page of found) {
-    for (const item of page.items) rows.push([item.stamp_id, item.created_at, page.hash, item.verify_url]);
+    for (const item of page.items) {
+      if (listed.has(item.stamp_id)) continue;
+      listed.add(item.stamp_id);
+      rows.push([item.stamp_id, item.created_at, page.hash, item.verify_url]);
+    }
   }
   const more = found.filter((page) => page.next_cursor !== null).map((page) => nextPageHint(page, file));
   return [table(rows), ...more].join("\n");

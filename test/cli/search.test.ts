@@ -50,7 +50,13 @@ describe.each(engines)("stampd search on %s", (engine) => {
         expect.stringMatching(/^blake3:[0-9a-f]{64}$/),
       ]);
       expect(pages[0]!.items.map((i) => i.stamp_id)).toEqual([...fx.sha3Ids].reverse());
-      expect(pages[1]!.items).toEqual([]);
+      // The uploads again, by the SHA-256 computed with their SHA3-256.
+      expect(pages[1]!.items.map((i) => i.stamp_id)).toEqual([...fx.sha3Ids].reverse());
+      const table = await stampd("--file", contract);
+      expect(table.code).toBe(0);
+      const rows = table.out.trim().split("\n").slice(1);
+      expect(rows.map((row) => row.split(/\s+/)[0])).toEqual([...fx.sha3Ids].reverse());
+      expect(rows.every((row) => row.includes(`sha3-256:${fx.sha3}`))).toBe(true);
     },
     SPAWNS_TIMEOUT,
   );
