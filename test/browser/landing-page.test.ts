@@ -109,8 +109,19 @@ describe.each([1280, 390])("the landing page at %i px", (width) => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await browser.screenshot(page, `landing-${width}-found`);
 
+    // An upload of the same file (stamped SHA3-256) is found by this SHA-256 too, newest first.
+    const form = new FormData();
+    form.append("file", new Blob([content]), "contract.txt");
+    const uploaded = await fetch(`${svc.baseUrl}/stamps`, { method: "POST", body: form }).then((r) =>
+      r.json(),
+    );
+    expect(uploaded.hash_algorithm).toBe("sha3-256");
+    await page.getByRole("button", { name: "Find its stamps" }).click();
+    await expect.poll(() => found.count()).toBe(2);
+    expect(await found.first().locator("a").textContent()).toBe(uploaded.stamp_id);
+
     // The link leads to the stamp's verification page.
-    await link.click();
+    await page.getByRole("link", { name: stampId, exact: true }).click();
     await page.waitForURL(`${svc.baseUrl}/verify/${stampId}`);
     await expect(page.locator("h1").textContent()).resolves.toBe(`Stamp ${stampId}`);
   });
