@@ -80,12 +80,20 @@ describe("deeply nested JSON within MAX_JSON_BYTES", () => {
     },
   );
 
-  it("POST /verify takes any object as stamp_json: a deep one is a verdict, format invalid", async () => {
-    for (const deep of [nestedArrays(200_000), nestedObjects(100_000)]) {
+  it("POST /verify: a stamp_json nesting past 64 levels is 400 invalid_json, one within them a verdict", async () => {
+    // The spec's Conventions bound every JSON body to 64 levels (the body is level 1).
+    for (const deep of [nestedArrays(200_000), nestedObjects(100_000), nestedArrays(63)]) {
       const res = await raw("POST", "/verify", `{"stamp_json":{"format":"stampd.stamp/v1","x":${deep}}}`);
-      expect(res.status).toBe(200);
-      expect(JSON.parse(res.body)).toMatchObject({ is_valid: false, details: { format: "invalid" } });
+      expect(res.status, res.body).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_json" });
     }
+    const within = await raw(
+      "POST",
+      "/verify",
+      `{"stamp_json":{"format":"stampd.stamp/v1","x":${nestedArrays(62)}}}`,
+    );
+    expect(within.status, within.body).toBe(200);
+    expect(JSON.parse(within.body)).toMatchObject({ is_valid: false, details: { format: "invalid" } });
   });
 
   it("in a WebSocket frame answers error invalid_message and keeps the connection", async () => {
