@@ -201,9 +201,9 @@ describe("vault metadata", () => {
       body: `{"encrypted_key":"${encryptedKey}","heartbeat_deadline":3600,"metadata":{"deep":${deep}}}`,
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({
-      code: "validation_failed",
-      errors: [{ path: "/body/metadata" }],
-    });
+    // Past the 64 levels every JSON body may nest (the spec's Conventions), before the 8 of metadata.
+    const body = await res.json();
+    expect(body).toMatchObject({ code: "invalid_json" });
+    expect(body.detail).toContain('"/body/metadata/deep');
   });
 });
