@@ -1,15 +1,13 @@
-import { execFileSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { StampService } from "../../gen/proto/svc/v1/stamp_pb.js";
 import { isDiskFull } from "../../server/store/sqlite/disk-full.js";
 import { ServerProcess } from "../helpers/server-process.js";
 import { type RunningService, startService } from "../helpers/service.js";
+import { fill, integrityCheck, mountTmpfs, unmountSmallDisks } from "../helpers/small-disk.js";
 import { createStamp, postStamp, type StampResponse, sha3, verifyOnServer } from "../stamps/helpers.js";
 import { TestClient } from "../ws/ws-client.js";
 
@@ -19,66 +17,7 @@ import { TestClient } from "../ws/ws-client.js";
 // and the database's integrity check finds nothing. Both commit paths: the stamp writer thread's
 // connection and the main one. A start on a full disk stops with one line.
 
-const SIZE = "8m";
-const mounts: string[] = [];
-
-/** A fresh tmpfs of SIZE; the test fails (never skips) when it cannot be mounted. */
-function mountTmpfs(): string {
-  const dir = mkdtempSync(join(tmpdir(), "stampd-full-disk-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${SIZE}`, "tmpfs", dir], { stdio: "pipe" });
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(
-      `the full-disk test needs a tmpfs it can fill and must run as root (mount -t tmpfs): ${String((err as { stderr?: unknown }).stderr ?? err).trim()}`,
-    );
-  }
-  mounts.push(dir);
-  return dir;
-}
-
-afterAll(() => {
-  for (const dir of mounts.splice(0)) {
-    // Lazily when busy (a server a failed test left running): no mount outlives the run.
-    try {
-      execFileSync("umount", [dir], { stdio: "pipe" });
-    } catch {
-      execFileSync("umount", ["-l", dir]);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-/**
- * Takes every free block of the file system under `dir`, writing until it refuses (the server may
- * take some meanwhile); returns the filler's path.
- */
-function fill(dir: string, name = "filler"): string {
-  const filler = join(dir, name);
-  const fd = openSync(filler, "w");
-  try {
-    // Large writes first, then small ones for what a large one no longer fits in.
-    for (const chunk of [Buffer.alloc(1024 * 1024), Buffer.alloc(4096)]) {
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOSPC") throw err;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return filler;
-}
-
-function integrityCheck(path: string): unknown {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.pragma("integrity_check", { simple: true });
-  } finally {
-    db.close();
-  }
-}
+afterAll(unmountSmallDisks);
 
 /** How a start of the server process on `env` ended: its one line of stderr, or "started". */
 async function startFailure(processEnv: Record<string, string>): Promise<string> {
