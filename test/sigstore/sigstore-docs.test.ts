@@ -21,7 +21,7 @@ const stampd = new URL("../../bin/stampd.js", import.meta.url).pathname;
 const text = section(sigstoreDoc(), heading);
 const [shell, ...moreShell] = codeBlocks(text, "sh");
 const [script, ...moreScripts] = codeBlocks(text, "js");
-const scriptFile = saidOnce(text, /`node (\S+)`/);
+const scriptFile = saidOnce(text, /\srun `node (\S+)`/);
 const documentFile = saidOnce(script ?? "", /toSignedEntity\(bundle, readFileSync\("([^"]+)"\)\)/);
 const verifyLine = saidOnce(text, /`(stampd verify [^`]+)`/).split(/\s+/);
 
