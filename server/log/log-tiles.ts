@@ -44,18 +44,19 @@ export class LogTiles {
   ) {}
 
   /**
-   * Writes the tiles of the tree grown from `from` (the latest signed checkpoint's size) to
-   * `tree.size`. The first call also checks that the tiles of `from` exist and writes the whole
-   * log's when they do not (a log signed before tiles existed, or another store's tiles lost).
+   * Writes the tiles of the tree grown from `from` (the latest signed checkpoint's size) to `to`,
+   * the size about to be signed (the tree may grow past it meanwhile: another request's catch-up).
+   * The first call also checks that the tiles of `from` exist and writes the whole log's when they
+   * do not (a log signed before tiles existed, or another store's tiles lost).
    */
-  async extend(tree: LogTree, from: number): Promise<void> {
+  async extend(tree: LogTree, from: number, to = tree.size): Promise<void> {
     if (!this.edgeChecked) {
       const edge = edgeTiles(from).map(tilePath);
       const found = await this.repo.existing(edge);
       if (found.size < edge.length) await this.write(tree, 0, from);
       this.edgeChecked = true;
     }
-    if (tree.size > from) await this.write(tree, from, tree.size);
+    if (to > from) await this.write(tree, from, to);
   }
 
   /** Whether a tile mirror is configured. */

@@ -113,9 +113,13 @@ export class StampLog {
   /** Signs a checkpoint of the log as stored now and stores it; resolves the latest stored. */
   private async sign(): Promise<StoredCheckpoint> {
     await this.catchUp();
-    await this.tiles.extend(this.tree, (await this.repo.latestCheckpoint())?.treeSize ?? 0);
+    // The size whose tiles are written is the one signed: another request's catch-up may grow the
+    // tree meanwhile, and its own tile write may fail (the store going away), so signing the
+    // tree's size by then could save a checkpoint whose tiles nobody wrote.
+    const size = this.tree.size;
+    await this.tiles.extend(this.tree, (await this.repo.latestCheckpoint())?.treeSize ?? 0, size);
     const { signer, at } = await vouchedSigner(this.ring, "log", this.signer, this.clock);
-    await this.repo.saveCheckpoint(signedCheckpoint(signer, this.origin, this.tree, this.tree.size, at));
+    await this.repo.saveCheckpoint(signedCheckpoint(signer, this.origin, this.tree, size, at));
     return (await this.repo.latestCheckpoint())!;
   }
 
