@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OpensslTsa } from "../anchors/openssl-tsa.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp } from "../stamps/helpers.js";
 import { codeBlocks, type Run, run, saidOnce, section, sigstoreDoc } from "./doc-blocks.js";
@@ -25,8 +26,7 @@ const documents = [1, 2, 3, 4, 5].map((n) => `lease number ${n}, checked with op
 const content = documents[1]!;
 let svc: RunningService;
 let bundle: Bundle;
-let trustedRoot: string;
-let keys: string;
+let anchors: Anchors;
 const dirs: string[] = [];
 
 beforeAll(async () => {
@@ -38,21 +38,30 @@ beforeAll(async () => {
   // proves it in a tree of five, so its inclusion proof has hashes to fold.
   for (const id of ids) await getJson(svc.baseUrl, `/stamps/${id}/sigstore`);
   bundle = await getJson<Bundle>(svc.baseUrl, `/stamps/${ids[1]}/sigstore`);
-  trustedRoot = await (await fetch(`${svc.baseUrl}/sigstore/trusted_root.json`)).text();
-  keys = await (await fetch(`${svc.baseUrl}/keys`)).text();
+  anchors = await anchorsOf(svc);
 });
 afterAll(async () => {
   await svc?.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The trusted root and the keys as the service serves them, byte for byte. */
+interface Anchors {
+  trustedRoot: string;
+  keys: string;
+}
+async function anchorsOf(service: RunningService): Promise<Anchors> {
+  const text = async (path: string) => (await fetch(`${service.baseUrl}${path}`)).text();
+  return { trustedRoot: await text("/sigstore/trusted_root.json"), keys: await text("/keys") };
+}
+
 /** A folder holding what a verifier holds: the three files, the document and the doc's script. */
-function verifierFolder(b: Bundle, document = content, script = python!): string {
+function verifierFolder(b: Bundle, document = content, script = python!, from = anchors): string {
   const dir = mkdtempSync(join(tmpdir(), "stampd-sigstore-openssl-"));
   dirs.push(dir);
   writeFileSync(join(dir, "stamp.sigstore.json"), JSON.stringify(b));
-  writeFileSync(join(dir, "trusted_root.json"), trustedRoot);
-  writeFileSync(join(dir, "keys.json"), keys);
+  writeFileSync(join(dir, "trusted_root.json"), from.trustedRoot);
+  writeFileSync(join(dir, "keys.json"), from.keys);
   writeFileSync(join(dir, "contract.pdf"), document);
   writeFileSync(join(dir, scriptFile), script);
   return dir;
@@ -78,12 +87,10 @@ function flip(base64: string, at: number): string {
 }
 const proofOf = (b: Bundle) => b.verificationMaterial.tlogEntries[0]!.inclusionProof;
 const tokenOf = (b: Bundle) => b.verificationMaterial.timestampVerificationData.rfc3161Timestamps[0]!;
-/** The token's message imprint: the SHA-256 of the signature bytes, somewhere in its DER. */
-function flipImprint(token: string): string {
+/** `token` with a byte of its message imprint (the SHA-256 of `signature`'s bytes) flipped. */
+function flipImprint(token: string, signature = bundle.messageSignature.signature): string {
   const der = Buffer.from(token, "base64");
-  const imprint = createHash("sha256")
-    .update(Buffer.from(bundle.messageSignature.signature, "base64"))
-    .digest();
+  const imprint = createHash("sha256").update(Buffer.from(signature, "base64")).digest();
   const at = der.indexOf(imprint);
   expect(at).toBeGreaterThan(0);
   return flip(token, at + 5);
@@ -189,5 +196,53 @@ describe("docs/sigstore.md, Without Sigstore tools, run as written", () => {
     const r = await runLines(dir, [lines[line]!]);
     expect(r.code, said(r)).not.toBe(0);
     expect(said(r)).toMatch(failure);
+  });
+});
+
+describe("a bundle with an outside TSA's token (TSA_URL, TSA_CA_FILE), as the doc says", () => {
+  const document = "a deed dated by two authorities, checked with openssl\n";
+  let tsa: OpensslTsa;
+  let outside: RunningService;
+  let two: Bundle;
+  let twoAnchors: Anchors;
+
+  beforeAll(async () => {
+    tsa = await new OpensslTsa().start();
+    outside = await startService({
+      RATE_LIMIT_ENABLED: "false",
+      TSA_URL: tsa.url,
+      TSA_CA_FILE: tsa.caFile,
+      // openssl starts a process per token: on a loaded machine the default 3 s can pass, and the
+      // bundle would go without the token this test is about.
+      TSA_BUNDLE_TIMEOUT_MS: "30000",
+    });
+    const { stamp_id } = await createStamp(outside, document);
+    await outside.service.proofs.pipeline.tick();
+    two = await getJson<Bundle>(outside.baseUrl, `/stamps/${stamp_id}/sigstore`);
+    twoAnchors = await anchorsOf(outside);
+  });
+  afterAll(async () => {
+    await outside?.close();
+    await tsa?.stop();
+  });
+
+  it("tsr1.der checks the same way as tsr0.der, and fails for one byte changed in its imprint", async () => {
+    expect(two.verificationMaterial.timestampVerificationData.rfc3161Timestamps).toHaveLength(2);
+    const dir = verifierFolder(two, document, python!, twoAnchors);
+    const all = await runLines(dir);
+    expect(all, said(all)).toMatchObject({ code: 0 });
+    const tsLine = lines[2]!.replace("tsr0.der", "tsr1.der");
+    expect(tsLine).not.toBe(lines[2]);
+    const ok = await runLines(dir, [tsLine]);
+    expect(ok, said(ok)).toMatchObject({ code: 0 });
+    expect(ok.out).toContain("Verification: OK");
+    const token = readFileSync(join(dir, "tsr1.der")).toString("base64");
+    writeFileSync(
+      join(dir, "tsr1.der"),
+      Buffer.from(flipImprint(token, two.messageSignature.signature), "base64"),
+    );
+    const changedToken = await runLines(dir, [tsLine]);
+    expect(changedToken.code).not.toBe(0);
+    expect(said(changedToken)).toMatch(/Verification: FAILED[\s\S]*digest failure/);
   });
 });
