@@ -409,6 +409,12 @@ export interface paths {
          *     and the key from `GET /keys`. A stamp still pending answers 409 `stamp_not_confirmed` with
          *     `Retry-After` (its batch seals within `BATCH_INTERVAL_MS`); a BLAKE3 stamp 422
          *     `timestamp_algorithm_unsupported` (Sigstore names no BLAKE3 digest).
+         *
+         *     The first request writes (the append and its checkpoint), so it answers 503 with
+         *     `Retry-After` when the store cannot take it: `store_unavailable` while the database does
+         *     not answer, `storage_full` on a full SQLite disk (a stamp already logged is still
+         *     answered then). Nothing is half logged: a retry, here or on another instance, appends the
+         *     stamp once.
          */
         get: operations["getStampSigstoreBundle"];
         put?: never;
@@ -1450,7 +1456,7 @@ export interface paths {
         };
         /**
          * This deployment's Sigstore trusted root
-         * @description A `dev.sigstore.trustedroot.v1.TrustedRoot` (JSON mapping) for the bundles of `GET /stamps/{stamp_id}/sigstore`: `tlogs` holds the stamp log once per log key of the ring that is not revoked (Ed25519, `checkpointKeyId` the C2SP signed-note key id), and `timestampAuthorities` each TSA certificate chain of the ring; each `validFor` is its key's period, so bundles made before a rotation verify after it. Then every chain of the outside TSA (`TSA_URL`) that signed a token a bundle carries (its signing certificate up to the `TSA_CA_FILE` CA), valid while all its certificates are. No certificate authorities and no CT logs: stamps are signed by keys, not certificates.
+         * @description A `dev.sigstore.trustedroot.v1.TrustedRoot` (JSON mapping) for the bundles of `GET /stamps/{stamp_id}/sigstore`: `tlogs` holds the stamp log once per log key of the ring that is not revoked (Ed25519, `checkpointKeyId` the C2SP signed-note key id), and `timestampAuthorities` each TSA certificate chain of the ring; each `validFor` is its key's period, so bundles made before a rotation verify after it. Then every chain of the outside TSA (`TSA_URL`) that signed a token a bundle carries (its signing certificate up to the `TSA_CA_FILE` CA), valid while all its certificates are. No certificate authorities and no CT logs: stamps are signed by keys, not certificates. The outside chains are read from the store: 503 `store_unavailable` with `Retry-After` while the database does not answer.
          */
         get: operations["getSigstoreTrustedRoot"];
         put?: never;

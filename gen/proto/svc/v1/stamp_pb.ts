@@ -1248,7 +1248,9 @@ export const StampService: GenService<{
    * Errors: INVALID_ARGUMENT (stamp_id empty or malformed; a BLAKE3 stamp:
    * Sigstore names no BLAKE3 digest), NOT_FOUND, FAILED_PRECONDITION (the
    * stamp is pending: its batch is not sealed yet), UNAUTHENTICATED,
-   * RESOURCE_EXHAUSTED.
+   * RESOURCE_EXHAUSTED, UNAVAILABLE (the store does not answer, or a stamp's
+   * first bundle cannot be logged: the SQLite disk is full; with the wait in
+   * grpc-retry-pushback-ms, nothing half logged: retry the same call).
    *
    * @generated from rpc svc.v1.StampService.GetSigstoreBundle
    */
