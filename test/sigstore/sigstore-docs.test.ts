@@ -61,6 +61,20 @@ describe("docs/sigstore.md, Verifying with sigstore-js, run as written", () => {
     expect(read("keys.json").keys.map((k: { kind: string }) => k.kind)).toContain("sigstore");
   });
 
+  it("the curl lines stop at a stamp not confirmed yet (409) rather than save its error as the bundle", async () => {
+    const { stamp_id } = await createStamp(svc, `${content}, not yet sealed`);
+    const pending = mkdtempSync(join(tmpdir(), "stampd-sigstore-docs-"));
+    try {
+      const curls = shell!.split("\n").filter((line) => line.startsWith("curl "));
+      const commands = curls.join("\n").replaceAll(exampleHost, svc.baseUrl).replaceAll("stp_...", stamp_id);
+      const r = await run("bash", ["-e"], pending, commands);
+      expect(r.code).toBe(22);
+      expect(r.err).toContain("409");
+    } finally {
+      rmSync(pending, { recursive: true, force: true });
+    }
+  });
+
   it("installs the packages the doc names, at the versions it pins, from the registry", async () => {
     const pins = saidOnce(shell!, /^npm install (.+)$/m)
       .split(" ")
