@@ -52,11 +52,14 @@ export class TransparencyLog {
   async sequence(): Promise<StoredCheckpoint> {
     await this.repo.appendSealed(this.clock.now(), rootLeafHash);
     await this.catchUp();
+    // The size whose tiles are written is the one signed: a proof request's catch-up may grow the
+    // tree meanwhile, past what any instance wrote tiles for (a batch appended and not signed).
+    const size = this.tree.size;
     const latest = await this.repo.latestCheckpoint();
-    await this.tiles.extend(this.tree, latest?.treeSize ?? 0);
+    await this.tiles.extend(this.tree, latest?.treeSize ?? 0, size);
     let checkpoint = latest;
-    if (!checkpoint || checkpoint.treeSize < this.tree.size) {
-      checkpoint = await this.sign(this.tree.size);
+    if (!checkpoint || checkpoint.treeSize < size) {
+      checkpoint = await this.sign(size);
       await this.repo.saveCheckpoint(checkpoint);
     } else if (this.ring && !(await this.signedByActiveKey(checkpoint))) {
       // Signed by a log key revoked since: checkpoints carry no time, so none of that key's
