@@ -4,6 +4,7 @@ import { systemClock } from "../../server/clock.js";
 import type { LogTileRepository } from "../../server/log/log-tile-repository.js";
 import { LogTiles } from "../../server/log/log-tiles.js";
 import { rootLeafHash, TransparencyLog } from "../../server/log/transparency-log.js";
+import { holdPoint } from "../helpers/hold-point.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp } from "../stamps/helpers.js";
 
@@ -35,23 +36,12 @@ it("sequence() signs the size whose tiles it wrote when a proof request grows th
     await batcher.sealPending();
   };
 
-  let reached!: () => void;
-  const atTiles = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let puts = 0;
+  const firstPut = holdPoint();
   // The store is slow to take this instance's first tile write.
   const slowTiles: LogTileRepository = Object.create(store.logTiles, {
     put: {
       value: async (...args: Parameters<LogTileRepository["put"]>) => {
-        if (puts++ === 0) {
-          reached();
-          await released;
-        }
+        await firstPut.hold();
         return store.logTiles.put(...args);
       },
     },
@@ -63,13 +53,13 @@ it("sequence() signs the size whose tiles it wrote when a proof request grows th
 
   await sealOne();
   const sequenced = here.sequence();
-  await atTiles;
+  await firstPut.reached;
   await sealOne();
   const signedElsewhere = await other.sequence();
   await sealOne();
   await store.log.appendSealed(new Date(), rootLeafHash);
   await here.inclusion(0, signedElsewhere.treeSize);
-  release();
+  firstPut.release();
   await sequenced;
 
   const latest = (await store.log.latestCheckpoint())!;

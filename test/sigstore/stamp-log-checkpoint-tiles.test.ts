@@ -9,6 +9,7 @@ import type { LogTileRepository } from "../../server/log/log-tile-repository.js"
 import { LogTiles } from "../../server/log/log-tiles.js";
 import { StampLog } from "../../server/sigstore/stamp-log.js";
 import type { Store } from "../../server/store/store.js";
+import { holdPoint } from "../helpers/hold-point.js";
 import { type RunningService, startService } from "../helpers/service.js";
 import { createStamp } from "../stamps/helpers.js";
 
@@ -53,21 +54,11 @@ it("signs the size whose tiles were written, when another signing grows the tree
     },
   });
   // The ring's read of the signing states (a store query) is where the first signing waits.
-  let reached!: () => void;
-  const atRing = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let reads = 0;
+  // The ring's read of the signing states (a store query) is where the first signing waits.
+  const ringRead = holdPoint();
   const ring = {
     vouches: async () => {
-      if (reads++ === 0) {
-        reached();
-        await released;
-      }
+      await ringRead.hold();
       return true;
     },
   };
@@ -83,12 +74,12 @@ it("signs the size whose tiles were written, when another signing grows the tree
 
   await appendUnsigned(other, a, b);
   const first = log.entry(a, () => body(a));
-  await atRing;
+  await ringRead.reached;
   await appendUnsigned(other, c);
   failTileWrites = true;
   await expect(log.entry(b, () => body(b))).rejects.toMatchObject({ code: "unavailable" });
   failTileWrites = false;
-  release();
+  ringRead.release();
   const answered = await first;
 
   const latest = (await here.stampLog.latestCheckpoint())!;
