@@ -80,7 +80,15 @@ describe("a bundle with the outside TSA's token, checked by sigstore-js", () => 
 
   beforeAll(async () => {
     front = await new TsaFront(tsa).start();
-    svc = await startService({ RATE_LIMIT_ENABLED: "false", TSA_URL: front.url, TSA_CA_FILE: tsa.caFile });
+    // A generous bound: the test's authority spawns openssl per token, which on a loaded machine
+    // took longer than the default 3 s, and a bundle then came with one token (the bound itself
+    // is tested below).
+    svc = await startService({
+      RATE_LIMIT_ENABLED: "false",
+      TSA_URL: front.url,
+      TSA_CA_FILE: tsa.caFile,
+      TSA_BUNDLE_TIMEOUT_MS: "30000",
+    });
     made = await stampedBundle(svc, document);
     trust = await publishedTrust(svc.baseUrl);
   });
@@ -285,7 +293,13 @@ describe("outside tokens on PostgreSQL, two instances", { timeout: 120_000 }, ()
     const front = await new TsaFront(tsa).start();
     hosts.onClose(() => front.stop());
     const { url } = await hosts.schema();
-    const env = { DATABASE_URL: url, DATA_DIR: hosts.folder(), TSA_URL: front.url, TSA_CA_FILE: tsa.caFile };
+    const env = {
+      DATABASE_URL: url,
+      DATA_DIR: hosts.folder(),
+      TSA_URL: front.url,
+      TSA_CA_FILE: tsa.caFile,
+      TSA_BUNDLE_TIMEOUT_MS: "30000",
+    };
     const a = await hosts.instance(env);
     const b = await hosts.instance(env);
     const document = "asked of both instances at once\n";
