@@ -51,7 +51,17 @@ const statusOf = async (url: string) => {
  */
 describe("Sigstore bundles while PostgreSQL is cut or stalled, on two instances", () => {
   let schema: TestSchema;
-  let proxy: TcpProxy;
+  // One proxy per instance: a fault of both is an outage, a fault of one a partition.
+  const proxies: TcpProxy[] = [];
+  const proxy = {
+    cut: () => {
+      for (const p of proxies) p.cut();
+    },
+    stall: () => {
+      for (const p of proxies) p.stall();
+    },
+    restore: () => Promise.all(proxies.map((p) => p.restore())),
+  };
   let dataDir: string;
   const instances: ServerProcess[] = [];
   const stamps: Stamped[] = [];
@@ -60,22 +70,25 @@ describe("Sigstore bundles while PostgreSQL is cut or stalled, on two instances"
   beforeAll(async () => {
     schema = await createSchema();
     const target = new URL(databaseUrl);
-    proxy = await startTcpProxy({ target: { host: target.hostname, port: Number(target.port || 5432) } });
-    const viaProxy = new URL(schema.url);
-    viaProxy.port = String(proxy.port);
     dataDir = mkdtempSync(join(tmpdir(), "stampd-sigstore-outage-"));
     const env = {
-      DATABASE_URL: viaProxy.toString(),
       DATA_DIR: dataDir,
       RATE_LIMIT_ENABLED: "false",
       STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
       BATCH_INTERVAL_MS: "200",
       SERVICE_BASE_URL: "https://stampd.example",
     };
-    instances.push(await ServerProcess.start(env));
-    instances.push(await ServerProcess.start(env));
+    for (let i = 0; i < 2; i++) {
+      const own = await startTcpProxy({
+        target: { host: target.hostname, port: Number(target.port || 5432) },
+      });
+      proxies.push(own);
+      const viaProxy = new URL(schema.url);
+      viaProxy.port = String(own.port);
+      instances.push(await ServerProcess.start({ ...env, DATABASE_URL: viaProxy.toString() }));
+    }
     const [a] = instances as [ServerProcess];
-    for (let i = 0; i < 2 * PER_FAULT + 1; i++) stamps.push(await stampDocument(a.baseUrl));
+    for (let i = 0; i < 3 * PER_FAULT + 1; i++) stamps.push(await stampDocument(a.baseUrl));
     await untilSealed(a.baseUrl, stamps);
     // One bundle of each instance first: the faults meet appends, not a first request's start-up.
     for (const instance of instances) {
@@ -86,7 +99,7 @@ describe("Sigstore bundles while PostgreSQL is cut or stalled, on two instances"
 
   afterAll(async () => {
     for (const instance of instances) await instance.stop("SIGKILL");
-    await proxy?.close();
+    for (const p of proxies) await p.close();
     await schema?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -175,6 +188,40 @@ describe("Sigstore bundles while PostgreSQL is cut or stalled, on two instances"
     expect(during.length - bundles.length).toBeGreaterThan(0);
     await until("ready again", async () => (await statusOf(`${a.baseUrl}/ready`)).status === 200);
     await expectVerified(bundles, stamps, await publishedTrust(a.baseUrl));
+  }, 90_000);
+
+  it("keeps serving bundles on one instance while the other's link to PostgreSQL is stalled mid-append", async () => {
+    const [a, b] = instances as [ServerProcess, ServerProcess];
+    const batch = stamps.slice(2 * PER_FAULT, 3 * PER_FAULT);
+    const [forA, forB] = [batch.slice(0, 8), batch.slice(8)];
+    const onA = Promise.all(forA.map((s) => askBundle(a.baseUrl, s.id)));
+    await sleep(20);
+    proxies[0]!.stall();
+    const fromB: BundleAnswer[] = [];
+    try {
+      const fromA = await onA;
+      answered.push(...fromA);
+      bundlesOrUnavailable(fromA, ANSWER_BOUND_MS);
+      // B's link is fine: if A's append held the log's lock when its link froze, PostgreSQL ends
+      // A's session (idle_in_transaction_session_timeout, 2 x STORE_TIMEOUT_MS) and B goes on.
+      for (const stamp of forB) {
+        await until("B answers the bundle while A is cut off", async () => {
+          const answer = await askBundle(b.baseUrl, stamp.id);
+          fromB.push(answer);
+          return answer.status === 200;
+        });
+      }
+      await until(
+        "A not ready while cut off",
+        async () => (await statusOf(`${a.baseUrl}/ready`)).status === 503,
+      );
+    } finally {
+      await proxies[0]!.restore();
+    }
+    answered.push(...fromB);
+    bundlesOrUnavailable(fromB, ANSWER_BOUND_MS);
+    await until("A ready again", async () => (await statusOf(`${a.baseUrl}/ready`)).status === 200);
+    await expectVerified(fromB, stamps, await publishedTrust(b.baseUrl));
   }, 90_000);
 
   it("afterwards: no process exited, every bundle verifies from either instance, the stamp log holds each stamp once", async () => {
