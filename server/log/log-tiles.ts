@@ -49,7 +49,7 @@ export class LogTiles {
    * The first call also checks that the tiles of `from` exist and writes the whole log's when they
    * do not (a log signed before tiles existed, or another store's tiles lost).
    */
-  async extend(tree: LogTree, from: number, to = tree.size): Promise<void> {
+  async extend(tree: LogTree, from: number, to: number): Promise<void> {
     if (!this.edgeChecked) {
       const edge = edgeTiles(from).map(tilePath);
       const found = await this.repo.existing(edge);
