@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.js";
+import { SerialPasses } from "../serial-passes.js";
 import type { StoredCheckpoint } from "./log-repository.js";
 import type { LogTiles } from "./log-tiles.js";
 
@@ -20,37 +21,31 @@ export interface TileMirrorLoopParts {
  * the timer only calls tick(); tests call it themselves.
  */
 export class TileMirrorLoop {
-  private timer: NodeJS.Timeout | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
+  private readonly passes: SerialPasses;
   /** Whether the last pass could not read the checkpoint: said once, not once a pass. */
   private storeFailing = false;
 
-  constructor(private readonly parts: TileMirrorLoopParts) {}
+  constructor(private readonly parts: TileMirrorLoopParts) {
+    // A pass catches what it meets; nothing reaches onError.
+    this.passes = new SerialPasses(
+      () => this.pass(),
+      () => {},
+    );
+  }
 
   /** One pass, after any pass already running (passes never overlap); never rejects. */
   tick(): Promise<void> {
-    this.pending++;
-    const pass = this.queue.then(() => this.pass()).finally(() => this.pending--);
-    this.queue = pass;
-    return pass;
+    return this.passes.tick();
   }
 
   /** Starts the timer, when there is a mirror to follow. */
   start(): void {
-    if (!this.parts.tiles.hasMirrors) return;
-    this.timer = setInterval(() => {
-      // A slow pass (a large re-sync) is not stacked up behind.
-      if (this.pending === 0) void this.tick();
-    }, this.parts.intervalMs);
-    this.timer.unref();
+    if (this.parts.tiles.hasMirrors) this.passes.start(this.parts.intervalMs, () => this.tick());
   }
 
   /** Stops the timer and waits for the pass in flight, so the store can close under it. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.queue;
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   private async pass(): Promise<void> {

@@ -3,6 +3,7 @@ import type { EventBus } from "../events/bus.js";
 import { LoopLiveness } from "../health/loop-liveness.js";
 import type { TransparencyLog } from "../log/transparency-log.js";
 import type { Logger } from "../logger.js";
+import { SerialPasses } from "../serial-passes.js";
 import type { Batcher } from "./batcher.js";
 
 export interface PipelineParts {
@@ -23,9 +24,7 @@ export interface PipelineParts {
  * side. As with the vault scheduler, the timer only calls tick(); tests call tick() themselves.
  */
 export class ProofPipeline {
-  private timer: NodeJS.Timeout | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
+  private readonly passes: SerialPasses;
   private created = 0;
   private unsubscribe: (() => void) | undefined;
   /** When a pass last completed (/health: "batcher"). */
@@ -33,36 +32,33 @@ export class ProofPipeline {
 
   constructor(private readonly parts: PipelineParts) {
     this.liveness = new LoopLiveness(parts.intervalMs);
+    this.passes = new SerialPasses(
+      () => {
+        // The stamps counted towards the next pass are those created since this one began.
+        this.created = 0;
+        return this.liveness.run(() => this.pass());
+      },
+      (err) => this.parts.logger.error({ err }, "proof pipeline pass failed"),
+    );
   }
 
   /** One full pass, after any pass already running (passes never overlap). */
   tick(): Promise<void> {
-    this.pending++;
-    this.created = 0;
-    const pass = this.queue.then(() => this.liveness.run(() => this.pass())).finally(() => this.pending--);
-    this.queue = pass.catch((err) => this.parts.logger.error({ err }, "proof pipeline pass failed"));
-    return pass;
+    return this.passes.tick();
   }
 
   start(): void {
-    this.timer = setInterval(() => this.tickIfIdle(), this.parts.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.parts.intervalMs, () => this.tick());
     this.unsubscribe = this.parts.events.subscribe((event) => {
-      if (event.type === "stamp_created" && ++this.created >= this.parts.maxStamps) this.tickIfIdle();
+      if (event.type === "stamp_created" && ++this.created >= this.parts.maxStamps)
+        this.passes.tickIfIdle(() => this.tick());
     });
   }
 
   /** Stops the timer and waits for the pass in flight, so the store can close under it. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
     this.unsubscribe?.();
-    await this.queue;
-  }
-
-  // A slow pass is not stacked up behind: a tick is skipped while one is still queued.
-  private tickIfIdle(): void {
-    if (this.pending === 0) this.tick().catch(() => {});
+    await this.passes.stop();
   }
 
   private async pass(): Promise<void> {

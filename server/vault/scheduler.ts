@@ -1,5 +1,6 @@
 import { LoopLiveness } from "../health/loop-liveness.js";
 import type { Logger } from "../logger.js";
+import { SerialPasses } from "../serial-passes.js";
 import type { VaultDeps } from "./deps.js";
 import { burnUnretrieved, expireDue, warnDue } from "./due.js";
 
@@ -10,9 +11,7 @@ import { burnUnretrieved, expireDue, warnDue } from "./due.js";
  * calls tick(); tests call tick() themselves after moving a ManualClock.
  */
 export class VaultScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
+  private readonly passes: SerialPasses;
   /** When a pass last completed (/health: "scheduler"). */
   readonly liveness: LoopLiveness;
 
@@ -22,29 +21,24 @@ export class VaultScheduler {
     private readonly intervalMs: number,
   ) {
     this.liveness = new LoopLiveness(intervalMs);
+    this.passes = new SerialPasses(
+      () => this.liveness.run(() => this.pass()),
+      (err) => this.logger.error({ err }, "vault scheduler pass failed"),
+    );
   }
 
   /** One full pass, after any pass already running (passes never overlap). */
   tick(): Promise<void> {
-    this.pending++;
-    const pass = this.queue.then(() => this.liveness.run(() => this.pass())).finally(() => this.pending--);
-    this.queue = pass.catch((err) => this.logger.error({ err }, "vault scheduler pass failed"));
-    return pass;
+    return this.passes.tick();
   }
 
   start(): void {
-    // A slow pass is not stacked up behind: the timer skips while one is still queued.
-    this.timer = setInterval(() => {
-      if (this.pending === 0) this.tick().catch(() => {});
-    }, this.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.intervalMs, () => this.tick());
   }
 
   /** Stops the timer and waits for the pass in flight, so the store can close under it. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.queue;
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   private async pass(): Promise<void> {
